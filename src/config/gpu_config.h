@@ -1,0 +1,58 @@
+// A simulated GPU's description, loaded from configs/gpus/NAME.toml.
+// Immutable after load; every number in the files cites its source.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "common/types.h"
+
+namespace softgpu::config {
+
+struct GpuConfig {
+  std::string name;            // "NVIDIA H100 SXM5 80GB"
+  std::string key;             // file stem, e.g. "h100"
+  uint32_t cc_major = 0, cc_minor = 0;  // compute capability
+  uint32_t sm_count = 0;
+  uint64_t global_memory_bytes = 0;
+  uint32_t warp_size = 32;
+  uint32_t max_threads_per_block = 1024;
+  uint32_t max_block_dim_x = 1024, max_block_dim_y = 1024, max_block_dim_z = 64;
+  uint32_t max_grid_dim_x = 2147483647, max_grid_dim_y = 65535, max_grid_dim_z = 65535;
+  uint32_t max_threads_per_sm = 2048;
+  uint32_t max_blocks_per_sm = 32;
+  uint32_t max_warps_per_sm = 64;
+  uint32_t registers_per_sm = 65536;
+  uint32_t registers_per_block = 65536;
+  uint32_t max_registers_per_thread = 255;
+  uint64_t shared_memory_per_sm = 0;           // bytes, the configurable carve-out maximum
+  uint64_t shared_memory_per_block = 49152;    // default (static) limit
+  uint64_t shared_memory_per_block_optin = 0;  // with cudaFuncAttributeMaxDynamicSharedMemorySize
+  uint64_t reserved_shared_memory_per_block = 1024;
+  uint64_t constant_memory_bytes = 65536;
+  uint64_t l2_cache_bytes = 0;
+  uint32_t clock_khz = 0;             // boost SM clock
+  uint32_t memory_clock_khz = 0;
+  uint32_t memory_bus_width_bits = 0;
+  double memory_bandwidth_gbps = 0;   // GB/s
+  uint32_t async_engine_count = 2;
+  uint32_t max_cluster_size = 8;      // 0 when the chip has no clusters
+};
+
+// Loads one file. Unknown keys and bad values give an Error naming the key.
+Result<GpuConfig> load_gpu_config(const std::filesystem::path& file);
+
+// Directory holding the shipped configs (SOFTGPU_CONFIG_DIR env var overrides).
+std::filesystem::path default_config_dir();
+
+// Every *.toml in dir, sorted by key; errors for any that fail to load.
+Result<std::vector<GpuConfig>> load_all_gpu_configs(const std::filesystem::path& dir);
+
+// Finds a config by key ("h100") or name, case-insensitive.
+Result<GpuConfig> find_gpu_config(const std::string& name_or_key, const std::filesystem::path& dir = default_config_dir());
+
+// The GPU used when none is named.
+inline constexpr const char* kDefaultGpu = "h100";
+
+}  // namespace softgpu::config

@@ -1,0 +1,123 @@
+// The functional executor's public face: load PTX modules into a program,
+// launch kernels, report faults. It knows nothing of timing; a timing model
+// observes it through InstructionObserver.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/types.h"
+#include "exec/device_memory.h"
+#include "ptx/ast.h"
+#include "ptx/diagnostics.h"
+
+namespace softgpu::exec {
+
+struct KernelParam {
+  uint32_t offset = 0;  // byte offset in the parameter buffer
+  uint32_t size = 0;
+  uint32_t align = 1;
+};
+
+struct KernelInfo {
+  std::string name;
+  std::vector<KernelParam> params;
+  uint32_t param_bytes = 0;          // total size of the parameter buffer
+  uint32_t static_shared_bytes = 0;  // .shared declared by the kernel and its callees
+  uint32_t local_bytes = 0;          // per-thread .local of the kernel frame
+  uint32_t num_regs = 0;             // registers per thread (declared, an upper bound)
+  uint32_t max_threads_per_block = 0;  // from .maxntid/.reqntid, 0 = unspecified
+  uint32_t ptx_version = 0;          // major*10+minor
+  uint32_t sm_target = 0;            // from .target, e.g. 80
+};
+
+struct VariableInfo {
+  std::string name;
+  DeviceAddr address;
+  Bytes size;
+  bool is_const = false;
+};
+
+class LoadedProgram;  // decoded and linked modules (defined in exec/)
+
+struct LoadResult {
+  std::shared_ptr<LoadedProgram> program;   // null on error
+  std::vector<ptx::Diagnostic> diagnostics; // decode/link errors, with PTX lines
+};
+
+// Decodes and links the modules (several for -rdc=true programs), allocates
+// and initializes their global and constant variables in memory.
+LoadResult load_program(std::vector<ptx::Module> modules, DeviceMemory& memory);
+
+// Kernels and variables of a loaded program.
+const std::vector<KernelInfo>& kernels(const LoadedProgram& p);
+const KernelInfo* find_kernel(const LoadedProgram& p, const std::string& name);
+std::optional<VariableInfo> find_variable(const LoadedProgram& p, const std::string& name);
+// Releases the program's variables from memory (module unload).
+void unload_program(LoadedProgram& p, DeviceMemory& memory);
+
+struct LaunchConfig {
+  Dim3 grid, block;
+  uint32_t dynamic_shared_bytes = 0;
+  std::vector<std::byte> params;  // laid out per KernelInfo::params
+  bool cooperative = false;
+};
+
+// What the executor reports for each warp instruction when observed.
+struct WarpInstructionEvent {
+  uint32_t cta_linear = 0;    // linear CTA index in the grid
+  uint32_t warp_in_cta = 0;
+  uint32_t pc = 0;            // instruction index in the decoded function
+  uint32_t ptx_line = 0;
+  uint16_t opcode = 0;        // isa::Opcode
+  uint8_t unit = 0;           // isa::UnitClass
+  uint32_t active_mask = 0;
+  // Memory operations: each active lane's address and access size.
+  bool is_memory = false;
+  uint8_t space = 0;          // ptx::Space of the access
+  bool is_store = false;
+  uint32_t access_size = 0;
+  const uint64_t* lane_addresses = nullptr;  // 32 entries, valid during the callback
+};
+
+class InstructionObserver {
+ public:
+  virtual ~InstructionObserver() = default;
+  // Called from the executing host thread; must be thread-safe if threads > 1.
+  virtual void on_instruction(const WarpInstructionEvent& e) = 0;
+};
+
+struct ExecOptions {
+  unsigned threads = 1;                 // host threads running CTAs in parallel
+  uint64_t watchdog_warp_instructions = 20'000'000'000ull;  // per launch; 0 = unlimited
+  double watchdog_seconds = 60.0;       // wall-clock limit per launch; 0 = unlimited
+  std::ostream* printf_out = nullptr;   // device printf destination (default stdout)
+  uint64_t local_bytes_per_thread = 64 * 1024;  // call stack + .local
+  uint32_t sm_count = 132;              // for %nsmid / %smid
+  InstructionObserver* observer = nullptr;  // null = fast path
+};
+
+struct Fault {
+  Status status = Status::Success;
+  std::string kernel;
+  Dim3 block, thread;  // coordinates of the faulting thread
+  uint32_t ptx_line = 0;
+  uint64_t address = 0;
+  std::string message;  // full, human-readable report
+};
+
+struct LaunchResult {
+  Status status = Status::Success;
+  std::optional<Fault> fault;
+  uint64_t warp_instructions = 0;
+  uint64_t thread_instructions = 0;
+};
+
+LaunchResult launch(const LoadedProgram& program, const std::string& kernel, const LaunchConfig& cfg,
+                    DeviceMemory& memory, const ExecOptions& opts);
+
+}  // namespace softgpu::exec
