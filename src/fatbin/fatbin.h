@@ -13,15 +13,27 @@
 
 namespace softgpu::fatbin {
 
+inline constexpr uint32_t kWrapperMagic = 0x466243B1;
+inline constexpr uint32_t kContainerMagic = 0xBA55ED50;
+inline constexpr uint64_t kFlagLz4 = 0x2000;
+inline constexpr uint64_t kFlagZstd = 0x8000;
+// No PTX module is anywhere near this big; a larger claim is a corrupt header,
+// and refusing it keeps a lying size from exhausting memory.
+inline constexpr size_t kMaxDecompressedSize = size_t(512) << 20;
+// Largest container read_wrapper accepts from an in-process pointer.
+inline constexpr uint64_t kMaxContainerSize = uint64_t(1) << 30;
+
 struct PtxEntry {
   uint32_t arch = 0;                    // virtual arch, e.g. 75, 80, 90
   uint32_t isa_major = 0, isa_minor = 0;  // PTX ISA version from the entry header
   std::string options;                  // ptxas options string, e.g. "--compile-only"
   std::string text;                     // decompressed PTX, trailing NULs removed
+  uint64_t flags = 0;                   // entry flags (0x100000 = arch-specific "a" variant)
 };
 
 struct ElfEntry {
   uint32_t arch = 0;
+  uint64_t flags = 0;
 };
 
 // One container (one object's fatbin).
@@ -42,12 +54,23 @@ struct FatbinImage {
   std::vector<const PtxEntry*> modules_to_load() const;
 };
 
-// Parses one container starting at data; `limit` bounds how many bytes may be
-// read (use SIZE_MAX-like large values only for in-process pointers).
+// Parses one container at the start of `bytes`; nothing past bytes.size() is
+// read. Bytes after the container's 16 + payloadSize are ignored. A container
+// with no PTX is valid here (select_ptx / read_wrapper report that case).
+// Errors: Status::InvalidSource with a message naming the bad field.
 Result<Container> read_container(std::span<const std::byte> bytes);
+
+// Parses every container of a whole .nv_fatbin / __nv_relfatbin section
+// (containers back to back, zero padding between them allowed).
+Result<std::vector<Container>> read_section(std::span<const std::byte> bytes);
+
+// The container's best PTX, or Status::NoKernelImageForDevice telling the
+// user how to rebuild with PTX embedded.
+Result<const PtxEntry*> select_ptx(const Container& c);
 
 // Parses a wrapper given the in-process pointer nvcc passes to
 // __cudaRegisterFatBinary. The container size is taken from its header.
+// Fails with NoKernelImageForDevice when modules_to_load() would be empty.
 Result<FatbinImage> read_wrapper(const void* wrapper);
 
 // Decompressors (exposed for tests and fuzzing).
