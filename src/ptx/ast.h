@@ -94,6 +94,15 @@ struct Instruction {
 struct Label {
   std::string name;
   SourceLoc loc;
+  // A label may name a table instead of a code position:
+  // "$L_tbl: .branchtargets $L1, $L2;" (targets of brx.idx) or
+  // "prototype_3 : .callprototype (.param .b32 _) _ (.param .b64 _);"
+  // (the signature of an indirect call).
+  enum class Kind : uint8_t { Plain, BranchTargets, CallPrototype } kind = Kind::Plain;
+  std::vector<std::string> targets;    // BranchTargets: label names in order
+  std::vector<VarDecl> proto_returns;  // CallPrototype: return parameters
+  std::vector<VarDecl> proto_params;   // CallPrototype: parameters
+  bool proto_noreturn = false;         // CallPrototype: ".noreturn"
 };
 
 struct Block;
