@@ -36,11 +36,14 @@ struct GpuConfig {
   uint32_t memory_clock_khz = 0;
   uint32_t memory_bus_width_bits = 0;
   double memory_bandwidth_gbps = 0;   // GB/s
+  std::string memory_type;            // "HBM3", "HBM3e", "GDDR6", ...
   uint32_t async_engine_count = 2;
   uint32_t max_cluster_size = 8;      // 0 when the chip has no clusters
 };
 
-// Loads one file. Unknown keys and bad values give an Error naming the key.
+// Loads one file. Unknown sections/keys, missing keys, wrong types and
+// out-of-range values give Status::InvalidValue naming the key (and the value);
+// TOML syntax errors report file:line:col. A missing file gives FileNotFound.
 Result<GpuConfig> load_gpu_config(const std::filesystem::path& file);
 
 // Directory holding the shipped configs (SOFTGPU_CONFIG_DIR env var overrides).
