@@ -1,0 +1,372 @@
+// Runtime core: construction from options, error state, device calls,
+// streams and events.
+#include <cerrno>
+#include <cstdlib>
+#include <iostream>
+#include <thread>
+
+#include <fmt/core.h>
+
+#include "runtime/runtime_internal.h"
+
+namespace softgpu::runtime {
+
+namespace {
+
+// Parses a whole string as a number; rejects trailing junk.
+template <class T>
+std::optional<T> parse_number(const char* s) {
+  if (!s || !*s) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  if constexpr (std::is_floating_point_v<T>) {
+    double v = std::strtod(s, &end);
+    if (errno || *end) return std::nullopt;
+    return static_cast<T>(v);
+  } else {
+    long long v = std::strtoll(s, &end, 10);
+    if (errno || *end || v < 0) return std::nullopt;
+    return static_cast<T>(v);
+  }
+}
+
+}  // namespace
+
+Status& thread_last_error(const Runtime* rt) {
+  // Keyed by runtime so tests with several runtimes on one thread stay independent.
+  thread_local std::unordered_map<const Runtime*, Status> errors;
+  return errors[rt];
+}
+
+std::vector<CallConfig>& thread_call_stack() {
+  thread_local std::vector<CallConfig> stack;
+  return stack;
+}
+
+Result<Options> options_from_env() {
+  Options o;
+  if (const char* g = std::getenv("SOFTGPU_GPU"); g && *g) o.gpu = g;
+  if (const char* t = std::getenv("SOFTGPU_THREADS"); t && *t) {
+    auto v = parse_number<unsigned>(t);
+    if (!v || *v == 0 || *v > 4096)
+      return Error{Status::InitializationError,
+                   fmt::format("SOFTGPU_THREADS='{}' is not a thread count (a whole number 1..4096)", t)};
+    o.threads = *v;
+  }
+  if (const char* w = std::getenv("SOFTGPU_WATCHDOG_SECONDS"); w && *w) {
+    auto v = parse_number<double>(w);
+    if (!v || !(*v >= 0))
+      return Error{Status::InitializationError,
+                   fmt::format("SOFTGPU_WATCHDOG_SECONDS='{}' is not a number of seconds (0 = unlimited)", w)};
+    o.watchdog_seconds = *v;
+  }
+  return o;
+}
+
+Runtime::Runtime(Options opts) : opts_(std::move(opts)) {
+  auto cfg = config::find_gpu_config(opts_.gpu);
+  if (!cfg) {
+    init_status_ = Status::NoDevice;
+    init_message_ = fmt::format("softgpu: cannot use GPU '{}': {} (run `softgpu devices` for the list)", opts_.gpu,
+                                cfg.error().message);
+    return;
+  }
+  gpu_ = std::move(cfg.value());
+  memory_ = std::make_unique<exec::DeviceMemory>(Bytes{gpu_.global_memory_bytes});
+}
+
+Runtime::Runtime(config::GpuConfig gpu, Options opts) : opts_(std::move(opts)), gpu_(std::move(gpu)) {
+  memory_ = std::make_unique<exec::DeviceMemory>(Bytes{gpu_.global_memory_bytes});
+}
+
+Runtime::~Runtime() {
+  std::lock_guard lock(mu_);
+  if (memory_) unload_all();
+}
+
+Runtime& Runtime::process() {
+  // Leaked on purpose: __cudaUnregisterFatBinary runs from atexit handlers,
+  // possibly after static destructors, so the runtime must outlive them.
+  static Runtime* rt = [] {
+    auto opts = options_from_env();
+    if (!opts) {
+      auto* r = new Runtime(config::GpuConfig{}, Options{});
+      r->init_status_ = opts.error().status;
+      r->init_message_ = "softgpu: " + opts.error().message;
+      return r;
+    }
+    return new Runtime(opts.value());
+  }();
+  return *rt;
+}
+
+Status Runtime::begin(bool sticky_applies) {
+  if (init_status_ != Status::Success) {
+    if (!init_reported_) {
+      std::cerr << init_message_ << std::endl;
+      init_reported_ = true;
+    }
+    return init_status_;
+  }
+  if (sticky_applies && sticky_ != Status::Success) return sticky_;
+  return Status::Success;
+}
+
+Status Runtime::finish(Status s) {
+  if (s != Status::Success) thread_last_error(this) = s;
+  return s;
+}
+
+Status Runtime::last_error(bool reset) {
+  std::lock_guard lock(mu_);
+  if (init_status_ != Status::Success) return init_status_;
+  if (sticky_ != Status::Success) return sticky_;  // sticky: not cleared by reading
+  Status& e = thread_last_error(this);
+  Status v = e;
+  if (reset) e = Status::Success;
+  return v;
+}
+
+// ---------------------------------------------------------------- device
+
+Status Runtime::device_count(int* count) {
+  SOFTGPU_API_BEGIN(false);
+  if (!count) return finish(Status::InvalidValue);
+  *count = 1;
+  return Status::Success;
+}
+
+Status Runtime::check_device(int device) {
+  SOFTGPU_API_BEGIN(false);
+  return finish(device == 0 ? Status::Success : Status::InvalidDevice);
+}
+
+Status Runtime::set_device(int device) {
+  SOFTGPU_API_BEGIN(false);
+  return finish(device == 0 ? Status::Success : Status::InvalidDevice);
+}
+
+Status Runtime::get_device(int* device) {
+  SOFTGPU_API_BEGIN(false);
+  if (!device) return finish(Status::InvalidValue);
+  *device = 0;
+  return Status::Success;
+}
+
+Status Runtime::synchronize() {
+  SOFTGPU_API_BEGIN(true);
+  return Status::Success;  // all work already completed when issued
+}
+
+Status Runtime::reset() {
+  std::lock_guard lock(mu_);
+  if (Status s = begin(false); s != Status::Success) return finish(s);
+  unload_all();
+  memory_->reset();
+  streams_.clear();
+  events_.clear();
+  limits_.clear();
+  device_flags_ = 0;
+  sticky_ = Status::Success;
+  thread_last_error(this) = Status::Success;
+  return Status::Success;
+}
+
+Status Runtime::set_limit(Limit limit, size_t value) {
+  SOFTGPU_API_BEGIN(true);
+  if (static_cast<int>(limit) < 0 || static_cast<int>(limit) > static_cast<int>(Limit::PersistingL2CacheSize))
+    return finish(Status::NotSupported);
+  limits_[limit] = value;
+  return Status::Success;
+}
+
+Status Runtime::get_limit(Limit limit, size_t* value) {
+  SOFTGPU_API_BEGIN(true);
+  if (!value) return finish(Status::InvalidValue);
+  if (auto it = limits_.find(limit); it != limits_.end()) {
+    *value = it->second;
+    return Status::Success;
+  }
+  switch (limit) {  // defaults a current GPU reports
+    case Limit::StackSize: *value = 1024; break;
+    case Limit::PrintfFifoSize: *value = 1 << 20; break;
+    case Limit::MallocHeapSize: *value = 8 << 20; break;
+    case Limit::DevRuntimeSyncDepth: *value = 2; break;
+    case Limit::DevRuntimePendingLaunchCount: *value = 2048; break;
+    case Limit::MaxL2FetchGranularity: *value = 64; break;
+    case Limit::PersistingL2CacheSize: *value = 0; break;
+    default: return finish(Status::NotSupported);
+  }
+  return Status::Success;
+}
+
+Status Runtime::set_flags(unsigned flags) {
+  SOFTGPU_API_BEGIN(true);
+  // cudaDeviceScheduleMask (0x07) | cudaDeviceMapHost (0x08) | cudaDeviceLmemResizeToMax (0x10)
+  // | cudaDeviceSyncMemops (0x80); anything else is invalid.
+  if (flags & ~0x9Fu) return finish(Status::InvalidValue);
+  device_flags_ = flags;
+  return Status::Success;
+}
+
+Status Runtime::get_flags(unsigned* flags) {
+  SOFTGPU_API_BEGIN(true);
+  if (!flags) return finish(Status::InvalidValue);
+  *flags = device_flags_ | 0x08;  // host memory is always mapped
+  return Status::Success;
+}
+
+exec::ExecOptions Runtime::exec_options() const {
+  exec::ExecOptions o;
+  o.threads = opts_.threads ? opts_.threads : std::max(1u, std::thread::hardware_concurrency());
+  o.watchdog_seconds = opts_.watchdog_seconds;
+  o.sm_count = gpu_.sm_count;
+  if (auto it = limits_.find(Limit::StackSize); it != limits_.end())
+    o.local_bytes_per_thread = std::max<uint64_t>(o.local_bytes_per_thread, it->second);
+  return o;
+}
+
+// ---------------------------------------------------------------- streams
+
+Status Runtime::check_stream(void* stream) {
+  if (stream == nullptr || stream == kLegacyStream || stream == kPerThreadStream) return Status::Success;
+  return streams_.count(stream) ? Status::Success : Status::InvalidResourceHandle;
+}
+
+Status Runtime::stream_check(void* stream) {
+  SOFTGPU_API_BEGIN(true);
+  return finish(check_stream(stream));
+}
+
+Status Runtime::stream_create(void** out, unsigned flags, int priority) {
+  SOFTGPU_API_BEGIN(true);
+  if (!out || (flags & ~kStreamNonBlocking)) return finish(Status::InvalidValue);
+  auto s = std::make_unique<Stream>();
+  s->flags = flags;
+  s->priority = std::clamp(priority, -5, 0);  // priorities are clamped, as CUDA does
+  void* h = s.get();
+  streams_.emplace(h, std::move(s));
+  *out = h;
+  return Status::Success;
+}
+
+Status Runtime::stream_destroy(void* stream) {
+  SOFTGPU_API_BEGIN(true);
+  if (!streams_.erase(stream)) return finish(Status::InvalidResourceHandle);
+  return Status::Success;
+}
+
+Status Runtime::stream_synchronize(void* stream) {
+  SOFTGPU_API_BEGIN(true);
+  return finish(check_stream(stream));
+}
+
+Status Runtime::stream_query(void* stream) {
+  SOFTGPU_API_BEGIN(true);
+  return finish(check_stream(stream));  // Success: nothing is ever pending
+}
+
+Status Runtime::stream_wait_event(void* stream, void* event, unsigned flags) {
+  SOFTGPU_API_BEGIN(true);
+  if (Status s = check_stream(stream); s != Status::Success) return finish(s);
+  if (!events_.count(event)) return finish(Status::InvalidResourceHandle);
+  return Status::Success;
+}
+
+Status Runtime::launch_host_func(void* stream, HostCallback fn, void* user) {
+  SOFTGPU_API_BEGIN(true);
+  if (Status s = check_stream(stream); s != Status::Success) return finish(s);
+  if (!fn) return finish(Status::InvalidValue);
+  fn(user);  // earlier work on the stream is complete, so it may run now
+  return Status::Success;
+}
+
+// ---------------------------------------------------------------- events
+
+Status Runtime::event_create(void** out, unsigned flags) {
+  SOFTGPU_API_BEGIN(true);
+  // cudaEventBlockingSync 1 | cudaEventDisableTiming 2 | cudaEventInterprocess 4;
+  // interprocess events must also disable timing.
+  if (!out || (flags & ~0x7u) || ((flags & 0x4) && !(flags & kEventDisableTiming)))
+    return finish(Status::InvalidValue);
+  auto e = std::make_unique<Event>();
+  e->flags = flags;
+  void* h = e.get();
+  events_.emplace(h, std::move(e));
+  *out = h;
+  return Status::Success;
+}
+
+Status Runtime::event_destroy(void* event) {
+  SOFTGPU_API_BEGIN(true);
+  if (!events_.erase(event)) return finish(Status::InvalidResourceHandle);
+  return Status::Success;
+}
+
+Status Runtime::event_record(void* event, void* stream) {
+  SOFTGPU_API_BEGIN(true);
+  auto it = events_.find(event);
+  if (it == events_.end()) return finish(Status::InvalidResourceHandle);
+  if (Status s = check_stream(stream); s != Status::Success) return finish(s);
+  it->second->when = std::chrono::steady_clock::now();
+  return Status::Success;
+}
+
+Status Runtime::event_synchronize(void* event) {
+  SOFTGPU_API_BEGIN(true);
+  return finish(events_.count(event) ? Status::Success : Status::InvalidResourceHandle);
+}
+
+Status Runtime::event_query(void* event) {
+  SOFTGPU_API_BEGIN(true);
+  return finish(events_.count(event) ? Status::Success : Status::InvalidResourceHandle);
+}
+
+Status Runtime::event_elapsed(float* ms, void* start, void* end) {
+  SOFTGPU_API_BEGIN(true);
+  if (!ms) return finish(Status::InvalidValue);
+  auto a = events_.find(start), b = events_.find(end);
+  if (a == events_.end() || b == events_.end()) return finish(Status::InvalidResourceHandle);
+  const Event& ea = *a->second;
+  const Event& eb = *b->second;
+  // CUDA: unrecorded events or events without timing give InvalidResourceHandle.
+  if ((ea.flags | eb.flags) & kEventDisableTiming) return finish(Status::InvalidResourceHandle);
+  if (!ea.when || !eb.when) return finish(Status::InvalidResourceHandle);
+  *ms = std::chrono::duration<float, std::milli>(*eb.when - *ea.when).count();
+  return Status::Success;
+}
+
+// ---------------------------------------------------------------- names
+
+const char* status_name(Status s) {
+  switch (s) {
+    case Status::Success: return "success";
+    case Status::InvalidValue: return "invalid argument";
+    case Status::MemoryAllocation: return "out of memory";
+    case Status::InitializationError: return "initialization error";
+    case Status::InvalidConfiguration: return "invalid configuration argument";
+    case Status::InvalidPitchValue: return "invalid pitch argument";
+    case Status::InvalidSymbol: return "invalid device symbol";
+    case Status::InvalidDevicePointer: return "invalid device pointer";
+    case Status::InvalidMemcpyDirection: return "invalid copy direction for memcpy";
+    case Status::InvalidDeviceFunction: return "invalid device function";
+    case Status::NoDevice: return "no CUDA-capable device is detected";
+    case Status::InvalidDevice: return "invalid device ordinal";
+    case Status::NoKernelImageForDevice: return "no kernel image is available for execution on the device";
+    case Status::InvalidPtx: return "a PTX JIT compilation failed";
+    case Status::InvalidResourceHandle: return "invalid resource handle";
+    case Status::NotReady: return "device not ready";
+    case Status::IllegalAddress: return "an illegal memory access was encountered";
+    case Status::LaunchOutOfResources: return "too many resources requested for launch";
+    case Status::LaunchTimeout: return "the launch timed out and was terminated";
+    case Status::AssertTriggered: return "device-side assert triggered";
+    case Status::MisalignedAddress: return "misaligned address";
+    case Status::IllegalInstruction: return "an illegal instruction was encountered";
+    case Status::LaunchFailure: return "unspecified launch failure";
+    case Status::CooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
+    case Status::NotSupported: return "operation not supported";
+    default: return "unknown error";
+  }
+}
+
+}  // namespace softgpu::runtime

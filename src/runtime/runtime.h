@@ -1,0 +1,230 @@
+// The CUDA runtime's logic, independent of the C ABI: one simulated device,
+// its memory, the registries that map host-side handles (fatbin handles,
+// kernel stubs, variable shadows) to loaded PTX programs, streams, events
+// and error state. src/cudart/ only marshals arguments into this class.
+//
+// Execution model: every kernel, copy, memset and host callback runs
+// synchronously on the calling thread when it is issued, so work on any
+// stream completes in issue order and before the call returns. Streams and
+// events therefore only need to be validated; an event records the host
+// steady clock at the moment it is recorded, so cudaEventElapsedTime
+// measures the simulated work issued between two records.
+//
+// Errors: each API call returns a Status; a failing call also sets the
+// calling thread's last error (read by last_error). A kernel fault is
+// printed to stderr and becomes sticky: every later call that touches the
+// device returns it until reset().
+#pragma once
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/types.h"
+#include "config/gpu_config.h"
+#include "exec/device_memory.h"
+#include "exec/engine.h"
+
+namespace softgpu::runtime {
+
+struct Options {
+  std::string gpu = config::kDefaultGpu;  // config key or name
+  unsigned threads = 0;                  // host threads per launch, 0 = all cores
+  double watchdog_seconds = 60.0;        // per launch, 0 = unlimited
+};
+
+// Reads SOFTGPU_GPU, SOFTGPU_THREADS, SOFTGPU_WATCHDOG_SECONDS. A malformed
+// value is an error naming the variable.
+Result<Options> options_from_env();
+
+enum class CopyKind : int { HostToHost = 0, HostToDevice = 1, DeviceToHost = 2, DeviceToDevice = 3, Default = 4 };
+
+enum class Limit : int { StackSize = 0, PrintfFifoSize = 1, MallocHeapSize = 2, DevRuntimeSyncDepth = 3,
+                         DevRuntimePendingLaunchCount = 4, MaxL2FetchGranularity = 5, PersistingL2CacheSize = 6 };
+
+// Special stream handle values the CUDA headers define.
+inline void* const kLegacyStream = reinterpret_cast<void*>(0x1);
+inline void* const kPerThreadStream = reinterpret_cast<void*>(0x2);
+
+// Flag values the runtime interprets (numbers from the CUDA headers).
+inline constexpr unsigned kEventDisableTiming = 0x2;
+inline constexpr unsigned kStreamNonBlocking = 0x1;
+
+struct CallConfig {
+  Dim3 grid, block;
+  size_t shared_bytes = 0;
+  void* stream = nullptr;
+};
+
+// Function attributes, as cudaFuncGetAttributes reports them.
+struct FuncAttributes {
+  size_t shared_bytes = 0, const_bytes = 0, local_bytes = 0;
+  int max_threads_per_block = 0, num_regs = 0, ptx_version = 0, binary_version = 0;
+  int max_dynamic_shared_bytes = 0, preferred_carveout = -1;
+};
+
+enum class FuncAttribute : int { MaxDynamicSharedMemorySize = 8, PreferredSharedMemoryCarveout = 9 };
+
+struct PointerInfo {
+  enum Type { Unregistered = 0, Host = 1, Device = 2, Managed = 3 } type = Unregistered;
+  int device = 0;
+  void* device_pointer = nullptr;
+  void* host_pointer = nullptr;
+};
+
+using HostCallback = void (*)(void* user);
+
+class Runtime {
+ public:
+  // Never throws: a bad option or missing config makes every device call
+  // fail with the init status (message printed once to stderr).
+  explicit Runtime(Options opts);
+  // Uses a config directly (tests, tools).
+  Runtime(config::GpuConfig gpu, Options opts);
+  ~Runtime();
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  // The process-wide runtime behind libcudart, created on first use from env.
+  static Runtime& process();
+
+  // ---- errors
+  Status last_error(bool reset);
+  const std::string& init_message() const { return init_message_; }
+  const config::GpuConfig* gpu() const { return init_status_ == Status::Success ? &gpu_ : nullptr; }
+
+  // ---- device
+  Status device_count(int* count);
+  Status set_device(int device);
+  Status get_device(int* device);
+  Status check_device(int device);  // InvalidDevice unless 0; for property queries
+  Status synchronize();
+  Status reset();
+  Status set_limit(Limit limit, size_t value);
+  Status get_limit(Limit limit, size_t* value);
+  Status set_flags(unsigned flags);
+  Status get_flags(unsigned* flags);
+
+  // ---- memory
+  Status malloc(void** out, size_t size);
+  Status malloc_managed(void** out, size_t size, unsigned flags);
+  Status host_alloc(void** out, size_t size, unsigned flags);
+  Status free(void* p);
+  Status free_host(void* p);
+  Status host_register(void* p, size_t size, unsigned flags);
+  Status host_unregister(void* p);
+  Status host_get_device_pointer(void** out, void* host, unsigned flags);
+  Status memcpy(void* dst, const void* src, size_t n, CopyKind kind, void* stream = nullptr);
+  Status memcpy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                   CopyKind kind, void* stream = nullptr);
+  Status memset(void* dst, int value, size_t n, void* stream = nullptr);
+  Status memset_2d(void* dst, size_t pitch, int value, size_t width, size_t height, void* stream = nullptr);
+  Status mem_get_info(size_t* free_bytes, size_t* total_bytes);
+  Status pointer_info(const void* p, PointerInfo* out);
+  Status prefetch(const void* p, size_t n, void* stream);
+
+  // ---- modules (fatbin handles are opaque pointers owned by the runtime)
+  // Never fails at registration: a bad fatbin is reported when first used.
+  void* register_fatbin(const void* wrapper);
+  // Registers PTX text modules directly (tests, tools); all are linked together.
+  void* register_ptx(std::vector<std::string> texts, std::string name = "<ptx>");
+  void unregister_module(void* module);
+  void register_function(void* module, const void* host_fun, const char* device_name);
+  void register_var(void* module, const void* host_var, const char* device_name, size_t size, bool constant);
+  void register_managed_var(void* module, void** host_ptr_slot, const char* device_name, size_t size);
+  Status init_module(void* module);  // loads it now (managed variables become valid)
+
+  // ---- symbols (keyed by the host shadow address)
+  Status symbol_address(void** out, const void* symbol);
+  Status symbol_size(size_t* out, const void* symbol);
+  Status memcpy_to_symbol(const void* symbol, const void* src, size_t n, size_t offset, CopyKind kind,
+                          void* stream = nullptr);
+  Status memcpy_from_symbol(void* dst, const void* symbol, size_t n, size_t offset, CopyKind kind,
+                            void* stream = nullptr);
+
+  // ---- kernels
+  void push_call_config(const CallConfig& c);
+  Status pop_call_config(CallConfig* out);
+  // A kernel handle for a registered host stub (InvalidDeviceFunction if unknown).
+  Status get_kernel(void** handle, const void* host_fun);
+  // `kernel` is either a handle from get_kernel or a host stub address.
+  Status launch(const void* kernel, Dim3 grid, Dim3 block, void** args, size_t shared_bytes, void* stream,
+                bool cooperative = false);
+  Status func_attributes(FuncAttributes* out, const void* kernel);
+  Status func_set_attribute(const void* kernel, FuncAttribute attr, int value);
+  Status func_check(const void* kernel);  // cache/shared config setters: validate only
+  Status occupancy_blocks_per_sm(int* out, const void* kernel, int block_size, size_t dynamic_shared);
+
+  // ---- streams and events
+  Status stream_create(void** out, unsigned flags, int priority);
+  Status stream_destroy(void* stream);
+  Status stream_synchronize(void* stream);
+  Status stream_query(void* stream);
+  Status stream_wait_event(void* stream, void* event, unsigned flags);
+  Status launch_host_func(void* stream, HostCallback fn, void* user);
+  Status stream_check(void* stream);  // validates a handle (for stream-taking helpers)
+  Status event_create(void** out, unsigned flags);
+  Status event_destroy(void* event);
+  Status event_record(void* event, void* stream);
+  Status event_synchronize(void* event);
+  Status event_query(void* event);
+  Status event_elapsed(float* ms, void* start, void* end);
+
+  // Device memory (tests inspect it; the executor needs it).
+  exec::DeviceMemory* memory() { return memory_.get(); }
+
+ private:
+  struct Module;
+  struct Kernel;
+  struct Variable;
+  struct Stream { unsigned flags = 0; int priority = 0; };
+  struct Event {
+    unsigned flags = 0;
+    std::optional<std::chrono::steady_clock::time_point> when;
+  };
+
+  // Common prologue: lock, check init and sticky errors; epilogue records errors.
+  Status begin(bool sticky_applies = true);
+  Status finish(Status s);
+  Status load_module(Module& m);
+  void unload_all();
+  Module* find_module(void* handle);
+  Status resolve_kernel(const void* kernel, Kernel** out);
+  Status resolve_symbol(const void* symbol, exec::VariableInfo* out);
+  Status check_stream(void* stream);
+  Status check_device_range(const void* p, size_t n);
+  Status do_memcpy(void* dst, const void* src, size_t n, CopyKind kind);
+  exec::ExecOptions exec_options() const;
+
+  Options opts_;
+  config::GpuConfig gpu_;
+  Status init_status_ = Status::Success;
+  std::string init_message_;
+  bool init_reported_ = false;
+
+  std::recursive_mutex mu_;
+  std::unique_ptr<exec::DeviceMemory> memory_;
+  Status sticky_ = Status::Success;
+  unsigned device_flags_ = 0;
+  std::map<Limit, size_t> limits_;
+
+  std::deque<std::unique_ptr<Module>> modules_;
+  std::unordered_map<const void*, std::unique_ptr<Kernel>> kernels_;  // by host stub
+  std::set<const Kernel*> kernel_handles_;
+  std::unordered_map<const void*, Variable*> variables_;  // by host shadow
+  std::unordered_map<void*, std::unique_ptr<Stream>> streams_;
+  std::unordered_map<void*, std::unique_ptr<Event>> events_;
+};
+
+// Human-readable description of a status (used by error messages and tests).
+const char* status_name(Status s);
+
+}  // namespace softgpu::runtime

@@ -1,0 +1,49 @@
+// Private definitions shared by the runtime's translation units.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "runtime/runtime.h"
+
+namespace softgpu::runtime {
+
+// One registered fatbinary (or set of PTX texts), loaded on first use so that
+// programs pay only for what they run and load errors surface at a call
+// that can return them.
+struct Runtime::Module {
+  const void* wrapper = nullptr;          // __fatBinC_Wrapper_t*, or null for PTX texts
+  std::vector<std::string> ptx_texts;     // when registered from text
+  std::string name;                       // for messages
+  bool load_attempted = false;
+  Status load_status = Status::Success;
+  std::shared_ptr<exec::LoadedProgram> program;
+  std::vector<std::unique_ptr<Variable>> variables;
+};
+
+struct Runtime::Kernel {
+  Module* module = nullptr;
+  std::string name;                 // mangled .entry name
+  const void* host_fun = nullptr;
+  std::optional<int> max_dynamic_shared;  // cudaFuncAttributeMaxDynamicSharedMemorySize
+  int preferred_carveout = -1;
+};
+
+struct Runtime::Variable {
+  Module* module = nullptr;
+  std::string name;
+  size_t host_size = 0;            // size the host registered (sizeof the shadow)
+  bool constant = false;
+  void** managed_slot = nullptr;   // __managed__: where the host reads the pointer
+};
+
+// Every public call takes the lock, checks init/sticky state and records a
+// failing status as the thread's last error.
+#define SOFTGPU_API_BEGIN(sticky)                                 \
+  std::lock_guard lock_(mu_);                                     \
+  if (Status s_ = begin(sticky); s_ != Status::Success) return finish(s_)
+
+// Per-thread state.
+Status& thread_last_error(const Runtime* rt);
+std::vector<CallConfig>& thread_call_stack();
+
+}  // namespace softgpu::runtime
