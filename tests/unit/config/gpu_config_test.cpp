@@ -82,7 +82,7 @@ TEST(ShippedConfigs, AllLoadSortedByKey) {
   for (const auto& c : *all) keys.push_back(c.key);
   ASSERT_GE(keys.size(), 3u);
   EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end()));
-  for (const char* k : {"a100", "h100", "h200"})
+  for (const char* k : {"a100", "h100", "h200", "l4"})
     EXPECT_NE(std::find(keys.begin(), keys.end(), k), keys.end()) << k;
 }
 
@@ -144,6 +144,21 @@ TEST(ShippedConfigs, H200MatchesDatasheetAndHardware) {
   EXPECT_EQ(c->memory_clock_khz, 3201000u);
 }
 
+TEST(ShippedConfigs, L4MatchesComputeCapability89) {
+  auto c = load_gpu_config(kShipped / "l4.toml");
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->cc_major, 8u);
+  EXPECT_EQ(c->cc_minor, 9u);
+  EXPECT_EQ(c->sm_count, 58u);
+  EXPECT_EQ(c->max_threads_per_sm, 1536u);              // 8.9: 48 warps, not 64
+  EXPECT_EQ(c->max_blocks_per_sm, 24u);
+  EXPECT_EQ(c->shared_memory_per_sm, 100 * KiB);
+  EXPECT_EQ(c->shared_memory_per_block_optin, 99 * KiB);
+  EXPECT_EQ(c->l2_cache_bytes, 48 * MiB);
+  EXPECT_EQ(c->memory_type, "GDDR6");
+  EXPECT_DOUBLE_EQ(c->memory_bandwidth_gbps, 300.0);
+}
+
 // Independent of the loader's own 5% rule: recompute each part's DDR
 // bandwidth by hand and compare with the datasheet figure.
 TEST(ShippedConfigs, BandwidthFollowsFromClockAndBusWidth) {
@@ -151,7 +166,8 @@ TEST(ShippedConfigs, BandwidthFollowsFromClockAndBusWidth) {
   // 2 transfers/clock x MHz x bytes per transfer / 1000.
   const Expect expects[] = {{"a100", 2.0 * 1593 * 640 / 1000},    // 2039.04
                             {"h100", 2.0 * 2619 * 640 / 1000},    // 3352.32
-                            {"h200", 2.0 * 3201 * 752 / 1000}};   // 4814.30
+                            {"h200", 2.0 * 3201 * 752 / 1000},    // 4814.30
+                            {"l4", 2.0 * 6251 * 24 / 1000}};      // 300.05
   for (const auto& e : expects) {
     auto c = load_gpu_config(kShipped / (std::string(e.key) + ".toml"));
     ASSERT_TRUE(c.ok()) << c.error().message;
