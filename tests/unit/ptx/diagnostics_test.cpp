@@ -1,0 +1,141 @@
+// Malformed input: the right message at the right line:col, with a caret.
+#include <gtest/gtest.h>
+
+#include "ptx/parser.h"
+
+namespace softgpu::ptx {
+namespace {
+
+const char* kHead = ".version 8.0\n.target sm_80\n.address_size 64\n";  // 3 lines
+
+// A kernel whose body is `body` (starting on line 5).
+std::string kernel(const std::string& body) {
+  return std::string(kHead) + ".visible .entry k(.param .u64 p)\n{\n" + body + "}\n";
+}
+
+struct Expect {
+  uint32_t line, col;
+  std::string message;
+};
+
+void expect_diags(const std::string& text, const std::vector<Expect>& want) {
+  auto r = parse(text, "t.ptx");
+  EXPECT_FALSE(r.module.has_value());
+  std::string all = render(r.diagnostics, text);
+  ASSERT_EQ(r.diagnostics.size(), want.size()) << all;
+  for (size_t i = 0; i < want.size(); ++i) {
+    const auto& d = r.diagnostics[i];
+    EXPECT_EQ(d.severity, Severity::Error);
+    EXPECT_EQ(d.loc.line, want[i].line) << all;
+    EXPECT_EQ(d.loc.col, want[i].col) << all;
+    EXPECT_EQ(d.message, want[i].message) << all;
+  }
+}
+
+TEST(Diagnostics, UnknownInstruction) {
+  expect_diags(kernel("\tfoo.b32 %r1, %r2;\n\tret;\n"), {{6, 2, "unknown instruction 'foo'"}});
+}
+
+TEST(Diagnostics, WrongOperandCount) {
+  expect_diags(kernel("\tadd.s32 %r1, %r2;\n"), {{6, 2, "'add' expects 3 operands, found 2"}});
+  expect_diags(kernel("  setp.lt.s32 %p1;\n"), {{6, 3, "'setp' expects 3 to 4 operands, found 1"}});
+  expect_diags(kernel("  ret 1;\n"), {{6, 3, "'ret' expects 0 operands, found 1"}});
+}
+
+TEST(Diagnostics, SeveralErrorsRecoverAtSemicolon) {
+  std::string body =
+      "\tfoo %r1;\n"           // line 6
+      "\tadd.s32 %r1, %r2;\n"  // line 7
+      "\tmov.u32 %r1, 1;\n"    // fine
+      "\tbar %r1 %r2;\n";      // line 9: missing comma
+  expect_diags(kernel(body), {{6, 2, "unknown instruction 'foo'"},
+                              {7, 2, "'add' expects 3 operands, found 2"},
+                              {9, 9, "expected ';' after instruction"}});
+}
+
+TEST(Diagnostics, BadToken) {
+  expect_diags(kernel("\tmov.u32 %r1, #5;\n"), {{6, 15, "invalid token '#'"}});
+  expect_diags(kernel("\tmov.u32 %r1, 12abc;\n"), {{6, 15, "invalid token '12abc'"}});
+  expect_diags(kernel("\tmov.f32 %f1, 0f3F80;\n"), {{6, 15, "invalid token '0f3F80'"}});
+}
+
+TEST(Diagnostics, UnterminatedBlock) {
+  std::string t = kernel("\tret;\n");
+  t.pop_back();
+  t.pop_back();  // drop "}\n": the file ends after "\tret;\n"
+  expect_diags(t, {{6, 6, "unexpected end of file: '{' at line 5:1 is not closed"}});
+}
+
+TEST(Diagnostics, TruncatedFile) {
+  std::string t = std::string(kHead) + ".visible .entry k(.param .u64 p";
+  expect_diags(t, {{4, 32, "expected ')' after parameter list, found end of file"}});
+  expect_diags(std::string(kHead) + ".global .u32 x", {{4, 15, "expected ';' after declaration, found end of file"}});
+}
+
+TEST(Diagnostics, UnterminatedSection) {
+  std::string t = std::string(kHead) + "\t.section .debug_info\n\t{\n.b8 1\n";
+  expect_diags(t, {{4, 2, "unterminated .section block"}});
+}
+
+TEST(Diagnostics, DeepNestingIsAnErrorNotACrash) {
+  std::string body;
+  for (int i = 0; i < 100000; ++i) body += '{';
+  body += "\n";
+  for (int i = 0; i < 100000; ++i) body += '}';
+  body += "\n";
+  // The outer body is depth 1; the 64th nested '{' is refused.
+  expect_diags(kernel(body), {{6, 64, "blocks nested too deeply (limit 64)"}});
+}
+
+TEST(Diagnostics, DeepInitializerNesting) {
+  std::string init(100, '{');
+  expect_diags(std::string(kHead) + ".global .u32 x[1] = " + init + "1;\n",
+               {{4, 37, "initializer nested too deeply"}});
+}
+
+TEST(Diagnostics, RenderShowsLineAndCaret) {
+  std::string t = kernel("\tmov.u32 %r1, %r2;\n\tfoo.bar %r1;\n");
+  auto r = parse(t, "k.ptx");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(render(r.diagnostics, t), "k.ptx:7:2: error: unknown instruction 'foo'\n\tfoo.bar %r1;\n\t^\n");
+  EXPECT_TRUE(has_errors(r.diagnostics));
+}
+
+TEST(Diagnostics, RenderCaretAfterSpaces) {
+  std::string t = kernel("    add.s32 %r1, %r2, @;\n");
+  auto r = parse(t, "k.ptx");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(render(r.diagnostics, t),
+            "k.ptx:6:23: error: expected an operand, found '@'\n    add.s32 %r1, %r2, @;\n                      ^\n");
+}
+
+TEST(Diagnostics, StopsAfterMaxErrors) {
+  std::string body;
+  for (int i = 0; i < 50; ++i) body += "\tbogus;\n";
+  auto r = parse(kernel(body), "t.ptx", 5);
+  ASSERT_EQ(r.diagnostics.size(), 6u);  // 5 errors and a note
+  EXPECT_EQ(r.diagnostics[4].loc.line, 10u);
+  EXPECT_EQ(r.diagnostics[5].severity, Severity::Note);
+  EXPECT_EQ(r.diagnostics[5].message, "too many errors, stopping");
+}
+
+TEST(Diagnostics, ModuleLevelGarbageThenValidKernelStillChecked) {
+  std::string t = std::string(kHead) + "garbage here;\n.visible .entry k()\n{\n\tnope;\n}\n";
+  expect_diags(t, {{4, 1, "expected a directive, found 'garbage'"}, {7, 2, "unknown instruction 'nope'"}});
+}
+
+TEST(Diagnostics, UnknownDirectives) {
+  expect_diags(std::string(kHead) + ".bogus 1;\n", {{4, 1, "unknown or misplaced directive '.bogus'"}});
+  expect_diags(kernel("\t.bogus;\n"), {{6, 2, "unexpected directive '.bogus' in function body"}});
+  expect_diags(std::string(kHead) + ".visible .entry k() .maxntid 1,2,3,4 {}\n", {{4, 36, "too many values (at most 3)"}});
+}
+
+TEST(Diagnostics, ValidInputHasNoDiagnostics) {
+  auto r = parse(kernel("\tmov.u32 %r1, %tid.x;\n\tret;\n"));
+  EXPECT_TRUE(r.module.has_value());
+  EXPECT_TRUE(r.diagnostics.empty());
+  EXPECT_FALSE(has_errors(r.diagnostics));
+}
+
+}  // namespace
+}  // namespace softgpu::ptx
