@@ -1,0 +1,5 @@
+// Test kernel for the fatbin reader; see regen.sh for how each .fatbin is built.
+__global__ void vadd(const float* a, const float* b, float* c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}
