@@ -1,0 +1,180 @@
+// load_program: allocate module variables, decode and link, bind handlers.
+#include <fmt/format.h>
+
+#include <cstring>
+#include <set>
+
+#include "exec/warp.h"
+#include "program/decoder.h"
+
+namespace softgpu::exec {
+namespace {
+
+using isa::Opcode;
+using ptx::Space;
+
+bool is_control(Opcode op) {
+  switch (op) {
+    case Opcode::Bra: case Opcode::Brx: case Opcode::Call: case Opcode::Ret: case Opcode::Exit:
+    case Opcode::Trap: case Opcode::Bar: case Opcode::Barrier:
+      return true;
+    default:
+      return false;
+  }
+}
+
+uint64_t decl_size(const ptx::VarDecl& d) {
+  uint64_t n = uint64_t(std::max<uint32_t>(program::type_size(d.type), 1)) * std::max<uint32_t>(d.vector, 1);
+  for (const auto& dim : d.dims) n *= dim.value_or(0);
+  return n;
+}
+
+// Writes a variable's initializer into its memory.
+void initialize(const ptx::VarDecl& d, std::byte* mem, uint64_t size,
+                const std::unordered_map<std::string, uint64_t>& addrs,
+                const std::unordered_map<std::string, uint32_t>& fn_index, const std::string& file,
+                std::vector<ptx::Diagnostic>& diags) {
+  const uint32_t esize = std::max<uint32_t>(program::type_size(d.type), 1);
+  uint64_t off = 0;
+  for (const auto& v : d.init) {
+    if (off + esize > size) break;
+    uint64_t bits = v.bits;
+    if (v.kind == ptx::InitValue::Kind::Float) {
+      if (d.type == ptx::Type::F32) {
+        float f = float(v.fvalue);
+        uint32_t b;
+        std::memcpy(&b, &f, 4);
+        bits = b;
+      } else if (d.type == ptx::Type::F64) {
+        std::memcpy(&bits, &v.fvalue, 8);
+      }
+    } else if (v.kind == ptx::InitValue::Kind::Symbol) {
+      auto a = addrs.find(v.symbol);
+      if (a != addrs.end()) bits = a->second + v.bits;
+      else if (auto f = fn_index.find(v.symbol); f != fn_index.end()) bits = program::kFunctionAddressBase + f->second;
+      else diags.push_back({ptx::Severity::Error, file, d.loc, fmt::format("unknown symbol '{}' in initializer", v.symbol)});
+    }
+    std::memcpy(mem + off, &bits, std::min<uint32_t>(esize, 8));
+    off += esize;
+  }
+}
+
+}  // namespace
+
+const HandlerTable& handler_table() {
+  static const HandlerTable t = [] {
+    HandlerTable h;
+    register_memory_handlers(h);
+    register_integer_handlers(h);
+    register_float_handlers(h);
+    register_convert_handlers(h);
+    register_warp_handlers(h);
+    return h;
+  }();
+  return t;
+}
+
+LoadResult load_program(std::vector<ptx::Module> modules, DeviceMemory& memory) {
+  LoadResult res;
+  auto lp = std::make_shared<LoadedProgram>();
+  // 1. Module variables: one allocation each; extern declarations link by name.
+  std::unordered_map<std::string, uint64_t> addrs;
+  std::unordered_map<std::string, const ptx::VarDecl*> defs;
+  std::vector<std::pair<const ptx::VarDecl*, const ptx::Module*>> to_init;
+  for (const auto& mod : modules)
+    for (size_t i = 0; i < mod.globals.size(); ++i) {
+      const auto& g = mod.globals[i];
+      if (g.space != Space::Global && g.space != Space::Const) continue;
+      const bool is_extern = i < mod.global_linkage.size() && mod.global_linkage[i] == ptx::Linkage::Extern;
+      if (is_extern || addrs.count(g.name)) continue;
+      uint64_t size = std::max<uint64_t>(decl_size(g), 1);
+      auto a = memory.allocate(Bytes{size}, MemKind::Symbol, (g.space == Space::Const ? "const:" : "") + g.name);
+      if (!a) {
+        res.diagnostics.push_back({ptx::Severity::Error, mod.filename, g.loc,
+                                   fmt::format("cannot allocate '{}': {}", g.name, a.error().message)});
+        continue;
+      }
+      addrs[g.name] = a->value;
+      lp->owned.push_back(*a);
+      lp->variables.push_back(VariableInfo{g.name, *a, Bytes{decl_size(g)}, g.space == Space::Const});
+      to_init.emplace_back(&g, &mod);
+    }
+  for (const auto& mod : modules)
+    for (size_t i = 0; i < mod.globals.size(); ++i) {
+      const auto& g = mod.globals[i];
+      if ((g.space == Space::Global || g.space == Space::Const) && !addrs.count(g.name))
+        res.diagnostics.push_back({ptx::Severity::Error, mod.filename, g.loc,
+                                   fmt::format("variable '{}' is declared extern but never defined", g.name)});
+    }
+  // 2. Decode and link.
+  program::DecodeInput in{&modules, &addrs};
+  program::decode(in, lp->prog, res.diagnostics);
+  for (auto& [g, mod] : to_init) {
+    uint64_t a = addrs[g->name];
+    initialize(*g, DeviceMemory::host_ptr(DeviceAddr{a}), decl_size(*g), addrs, lp->prog.function_index,
+               mod->filename, res.diagnostics);
+  }
+  // 3. Bind each instruction to its handler; anything unimplemented is a load error.
+  const HandlerTable& table = handler_table();
+  lp->fns.resize(lp->prog.functions.size());
+  std::string file = modules.empty() ? std::string("<ptx>") : modules.front().filename;
+  for (size_t fi = 0; fi < lp->prog.functions.size(); ++fi) {
+    const auto& f = lp->prog.functions[fi];
+    auto& fns = lp->fns[fi];
+    fns.resize(f.code.size(), nullptr);
+    for (size_t pc = 0; pc < f.code.size(); ++pc) {
+      const auto& inst = f.code[pc];
+      if (is_control(inst.op)) continue;
+      BindFn b = table.bind[size_t(inst.op)];
+      ExecFn e = b ? b(inst) : nullptr;
+      if (!e) {
+        res.diagnostics.push_back(
+            {ptx::Severity::Error, file, ptx::SourceLoc{inst.line, 1},
+             fmt::format("instruction '{}{}' is not implemented by softgpu yet (in function '{}')", inst.text(),
+                         program::type_name(inst.type), f.name)});
+        continue;
+      }
+      fns[pc] = e;
+    }
+    if (f.is_entry) {
+      KernelInfo k;
+      k.name = f.name;
+      for (auto [off, size, align] : f.kernel_params) k.params.push_back({off, size, align});
+      k.param_bytes = f.kernel_param_bytes;
+      k.static_shared_bytes = lp->prog.static_shared_bytes;
+      k.local_bytes = f.local_bytes;
+      k.num_regs = std::min<uint32_t>(f.num_regs, 255);
+      k.max_threads_per_block = f.max_threads;
+      k.ptx_version = lp->prog.ptx_version;
+      k.sm_target = lp->prog.sm_target;
+      lp->kernels.push_back(std::move(k));
+    }
+  }
+  if (ptx::has_errors(res.diagnostics)) {
+    unload_program(*lp, memory);
+    return res;
+  }
+  res.program = std::move(lp);
+  return res;
+}
+
+const std::vector<KernelInfo>& kernels(const LoadedProgram& p) { return p.kernels; }
+
+const KernelInfo* find_kernel(const LoadedProgram& p, const std::string& name) {
+  for (const auto& k : p.kernels)
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+std::optional<VariableInfo> find_variable(const LoadedProgram& p, const std::string& name) {
+  for (const auto& v : p.variables)
+    if (v.name == name) return v;
+  return std::nullopt;
+}
+
+void unload_program(LoadedProgram& p, DeviceMemory& memory) {
+  for (auto a : p.owned) memory.release(a, {MemKind::Symbol});
+  p.owned.clear();
+}
+
+}  // namespace softgpu::exec

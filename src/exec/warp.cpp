@@ -1,0 +1,503 @@
+// Warp execution: the SIMT stack, calls, operand access, address translation.
+#include "exec/warp.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+namespace softgpu::exec {
+
+using isa::Opcode;
+using OK = Operand::Kind;
+using program::Sreg;
+using ptx::Space;
+
+void LaunchState::report(Fault f) {
+  std::lock_guard lock(mu);
+  if (!fault) fault = std::move(f);
+  abort.store(true, std::memory_order_relaxed);
+}
+
+Warp::Warp(LaunchState& L, Cta& cta, uint32_t warp_id, uint32_t nlanes)
+    : L_(L), cta_(cta), warp_id_(warp_id) {
+  valid_ = nlanes >= 32 ? kFullMask : ((1u << nlanes) - 1);
+  const uint32_t bx = L.block.x, by = L.block.y;
+  for (uint32_t l = 0; l < kWarpSize; ++l) {
+    uint32_t t = warp_id * kWarpSize + l;
+    tid_[0][l] = t % bx;
+    tid_[1][l] = (t / bx) % by;
+    tid_[2][l] = t / (bx * by);
+  }
+  push_frame(L.kernel_index, valid_, 0);
+}
+
+void Warp::push_frame(uint32_t fn_index, uint32_t mask, uint32_t call_site) {
+  const Function& f = L_.lp->prog.functions[fn_index];
+  Frame fr;
+  fr.fn = fn_index;
+  fr.call_site = call_site;
+  fr.call_mask = mask;
+  if (frames_.empty()) {
+    fr.reg_base = 0; fr.pred_base = 0; fr.local_base = 0; fr.param_base = 0;
+  } else {
+    const Frame& p = frames_.back();
+    const Function& pf = L_.lp->prog.functions[p.fn];
+    fr.reg_base = p.reg_base + pf.num_regs;
+    fr.pred_base = p.pred_base + pf.num_preds;
+    fr.local_base = p.local_base + pf.local_bytes;
+    fr.param_base = p.param_base + pf.param_bytes * kWarpSize;
+  }
+  fr.simt_base = uint32_t(simt_.size());
+  regs_.resize(size_t(fr.reg_base + f.num_regs) * kWarpSize);
+  preds_.resize(fr.pred_base + f.num_preds);
+  params_.resize(fr.param_base + size_t(f.param_bytes) * kWarpSize);
+  uint32_t top = fr.local_base + f.local_bytes;
+  if (top > L_.opts->local_bytes_per_thread) {
+    fault(Status::LaunchOutOfResources, uint32_t(std::countr_zero(mask)), 0,
+          fmt::format("call stack overflow in '{}': {} bytes of local memory per thread exceed the limit of {}",
+                      f.name, top, L_.opts->local_bytes_per_thread));
+    return;
+  }
+  if (top > local_top_) {
+    for (uint32_t l = 0; l < kWarpSize; ++l)
+      if (valid_ >> l & 1) local_[l].resize(top);
+  }
+  local_top_ = top;
+  frames_.push_back(fr);
+  frame_ = &frames_.back();
+  fn_ = &f;
+  fns_ = &L_.lp->fns[fn_index];
+  simt_.push_back({0, uint32_t(f.code.size()), mask});
+}
+
+void Warp::pop_frame() {
+  Frame done = frames_.back();
+  frames_.pop_back();
+  if (frames_.empty()) { state = WarpState::Done; frame_ = nullptr; return; }
+  frame_ = &frames_.back();
+  fn_ = &L_.lp->prog.functions[frame_->fn];
+  fns_ = &L_.lp->fns[frame_->fn];
+  const Function& callee = L_.lp->prog.functions[done.fn];
+  local_top_ = done.local_base;
+  // Copy return values into the caller's call-site params, per lane.
+  const program::CallSite& cs = fn_->calls[done.call_site];
+  const uint32_t mask = done.call_mask & ~exited_;
+  const size_t n = std::min(cs.rets.size(), callee.formal_returns.size());
+  for (size_t i = 0; i < n; ++i) {
+    auto [src_off, size] = callee.formal_returns[i];
+    uint32_t dst_off = cs.rets[i].first;
+    for_lanes(mask, [&](uint32_t l) {
+      std::memcpy(&params_[frame_->param_base + size_t(l) * fn_->param_bytes + dst_off],
+                  &params_[done.param_base + size_t(l) * callee.param_bytes + src_off], size);
+    });
+  }
+  regs_.resize(size_t(done.reg_base) * kWarpSize);
+  preds_.resize(done.pred_base);
+  params_.resize(done.param_base);
+}
+
+uint64_t Warp::run(uint64_t budget) {
+  uint64_t n = 0;
+  while (state == WarpState::Ready && n < budget) {
+    if (!step()) break;
+    ++n;
+  }
+  return n;
+}
+
+bool Warp::step() {
+  // Drop finished SIMT entries; return from frames whose stack emptied.
+  for (;;) {
+    if (simt_.size() == frame_->simt_base) {
+      pop_frame();
+      if (state == WarpState::Done) return false;
+      continue;
+    }
+    SimtEntry& top = simt_.back();
+    if ((top.mask & ~exited_) == 0 || top.pc == top.reconv || top.pc >= fn_->code.size()) {
+      simt_.pop_back();
+      continue;
+    }
+    break;
+  }
+  SimtEntry& top = simt_.back();
+  const uint32_t pc = top.pc;
+  const Inst& in = fn_->code[pc];
+  const uint32_t active = top.mask & ~exited_;
+  uint32_t mask = active;
+  if (in.has_guard) {
+    uint32_t p = preds_[frame_->pred_base + in.guard];
+    mask &= in.guard_neg ? ~p : p;
+  }
+  if (L_.opts->observer) {
+    WarpInstructionEvent e;
+    e.cta_linear = cta_.linear;
+    e.warp_in_cta = warp_id_;
+    e.pc = pc;
+    e.ptx_line = in.line;
+    e.opcode = uint16_t(in.op);
+    e.unit = uint8_t(isa::info(in.op).unit);
+    e.active_mask = mask;
+    L_.opts->observer->on_instruction(e);
+  }
+  switch (in.op) {
+    case Opcode::Bra:
+      exec_branch(in, active, mask);
+      return true;
+    case Opcode::Brx: {
+      // Indirect branch: lanes may pick different targets; run each group in turn.
+      uint64_t scratch[kWarpSize];
+      const uint64_t* idx = src(in.o[0], scratch);
+      const auto& table = fn_->branch_tables[in.aux];
+      uint32_t first = uint32_t(std::countr_zero(mask ? mask : 1u));
+      uint64_t i0 = idx[first];
+      if (mask == 0) { top.pc = pc + 1; return true; }
+      if (i0 >= table.size()) { fault(Status::IllegalInstruction, first, 0, "brx.idx index out of range"); return false; }
+      uint32_t same = 0;
+      for_lanes(mask, [&](uint32_t l) { if (idx[l] == i0) same |= 1u << l; });
+      if (same == active) { top.pc = table[i0]; return true; }
+      // Diverge: the group with the first lane's target goes first; the rest
+      // re-executes the brx.
+      top.pc = in.reconv;
+      simt_.push_back({pc, in.reconv, active & ~same});
+      simt_.push_back({table[i0], in.reconv, same});
+      return true;
+    }
+    case Opcode::Call:
+      top.pc = pc + 1;
+      if (mask) exec_call(in, mask);
+      return !faulted_;
+    case Opcode::Ret:
+      // Returning lanes go to the function's end (the virtual exit), where
+      // they rejoin the others; reconvergence points account for it.
+      exec_branch(in, active, mask);
+      return true;
+    case Opcode::Exit:
+      exited_ |= mask;
+      top.pc = pc + 1;
+      if ((valid_ & ~exited_) == 0) { state = WarpState::Done; return false; }
+      return true;
+    case Opcode::Trap:
+      if (mask) {
+        fault(Status::LaunchFailure, uint32_t(std::countr_zero(mask)), 0, "trap instruction executed");
+        return false;
+      }
+      top.pc = pc + 1;
+      return true;
+    case Opcode::Bar:
+    case Opcode::Barrier:
+      top.pc = pc + 1;
+      if (mask) exec_barrier(in, mask);
+      return state == WarpState::Ready;
+    default:
+      break;
+  }
+  top.pc = pc + 1;
+  if (mask) {
+    (*fns_)[pc](*this, in, mask);
+    if (faulted_) return false;
+  }
+  return true;
+}
+
+void Warp::exec_branch(const Inst& in, uint32_t active, uint32_t taken) {
+  SimtEntry& top = simt_.back();
+  const uint32_t pc = top.pc;
+  const uint32_t target = in.op == Opcode::Ret ? uint32_t(fn_->code.size()) : in.target;
+  const uint32_t not_taken = active & ~taken;
+  if (not_taken == 0) { top.pc = target; return; }
+  if (taken == 0) { top.pc = pc + 1; return; }
+  const uint32_t reconv = in.reconv;
+  top.pc = reconv;  // this entry becomes the join point
+  simt_.push_back({pc + 1, reconv, not_taken});
+  simt_.push_back({target, reconv, taken});
+}
+
+void Warp::exec_call(const Inst& in, uint32_t mask) {
+  const program::CallSite& cs = fn_->calls[in.aux];
+  uint32_t callee_index = in.target;
+  if (cs.indirect) {
+    const uint64_t* t = reg(cs.target_reg);
+    uint32_t first = uint32_t(std::countr_zero(mask));
+    uint64_t v = t[first];
+    bool uniform = true;
+    for_lanes(mask, [&](uint32_t l) { uniform &= t[l] == v; });
+    if (!uniform) {
+      fault(Status::NotSupported, first, 0, "indirect call with different targets across a warp is not supported");
+      return;
+    }
+    if (v < program::kFunctionAddressBase || v - program::kFunctionAddressBase >= L_.lp->prog.functions.size()) {
+      fault(Status::InvalidPc, first, v, "indirect call through an address that is not a function");
+      return;
+    }
+    callee_index = uint32_t(v - program::kFunctionAddressBase);
+  }
+  const Function& callee = L_.lp->prog.functions[callee_index];
+  if (callee.builtin != Function::Builtin::None) { exec_builtin(callee, in, mask); return; }
+  const Function& caller = *fn_;
+  const uint32_t caller_param_base = frame_->param_base;
+  push_frame(callee_index, mask, in.aux);
+  if (faulted_) return;
+  const size_t n = std::min(cs.args.size(), callee.formal_params.size());
+  for (size_t i = 0; i < n; ++i) {
+    auto [dst_off, size] = callee.formal_params[i];
+    uint32_t src_off = cs.args[i].first;
+    for_lanes(mask, [&](uint32_t l) {
+      std::memcpy(&params_[frame_->param_base + size_t(l) * callee.param_bytes + dst_off],
+                  &params_[caller_param_base + size_t(l) * caller.param_bytes + src_off], size);
+    });
+  }
+}
+
+void Warp::exec_builtin(const Function& callee, const Inst& in, uint32_t mask) {
+  const program::CallSite& cs = fn_->calls[in.aux];
+  auto arg = [&](size_t i, uint32_t l) -> uint64_t {
+    uint64_t v = 0;
+    if (i < cs.args.size())
+      std::memcpy(&v, &params_[frame_->param_base + size_t(l) * fn_->param_bytes + cs.args[i].first], 8);
+    return v;
+  };
+  auto set_ret = [&](uint32_t l, uint64_t v, uint32_t size) {
+    if (!cs.rets.empty())
+      std::memcpy(&params_[frame_->param_base + size_t(l) * fn_->param_bytes + cs.rets[0].first], &v, size);
+  };
+  switch (callee.builtin) {
+    case Function::Builtin::Vprintf:
+      for_lanes(mask, [&](uint32_t l) {
+        if (faulted_) return;
+        device_printf(arg(0, l), arg(1, l), l);
+        set_ret(l, 0, 4);
+      });
+      break;
+    case Function::Builtin::Malloc:
+    case Function::Builtin::Free:
+      fault(Status::NotSupported, uint32_t(std::countr_zero(mask)), 0,
+            "device-side malloc/free is not implemented yet");
+      break;
+    default:
+      break;
+  }
+}
+
+void Warp::exec_barrier(const Inst& in, uint32_t mask) {
+  // bar.sync a{, b} / barrier.sync / bar.arrive a, b / bar.red.op d, a{, b}, {!}c
+  uint64_t s0[kWarpSize], s1[kWarpSize];
+  const bool red = in.m.red;
+  const size_t first = red ? 1 : 0;
+  const uint32_t lane = uint32_t(std::countr_zero(mask));
+  uint32_t id = in.nops > first ? uint32_t(src(in.o[first], s0)[lane]) : 0;
+  uint32_t count = 0;
+  const size_t count_idx = first + 1;
+  const size_t last = in.nops;
+  if (in.nops > count_idx && !(red && count_idx == last - 1)) count = uint32_t(src(in.o[count_idx], s1)[lane]);
+  if (id >= 16) { fault(Status::IllegalInstruction, lane, 0, fmt::format("barrier id {} out of range (0..15)", id)); return; }
+  bar_id = id;
+  bar_expected = count;
+  bar_threads = uint32_t(std::popcount(valid_ & ~exited_));
+  bar_arrive_only = in.m.arrive;
+  if (red) {
+    red_dst = in.o[0];
+    uint32_t p = pred_value(in.o[last - 1]) & mask;
+    red_popc = uint32_t(std::popcount(p));
+    red_all = (p == mask);
+    red_any = p != 0;
+  }
+  state = WarpState::AtBarrier;
+}
+
+void Warp::finish_barrier(uint32_t popc_total, bool all, bool any) {
+  state = WarpState::Ready;
+  if (red_dst.kind == OK::None) return;
+  const Inst& in = fn_->code[simt_.back().pc - 1];
+  uint64_t v = 0;
+  bool is_popc = std::find(in.raw_mods.begin(), in.raw_mods.end(), ".popc") != in.raw_mods.end();
+  if (is_popc) v = popc_total;
+  else if (in.m.boolop == program::BoolOp::And) v = all;
+  else v = any;
+  const uint32_t m = valid_ & ~exited_;
+  if (red_dst.kind == OK::Pred) set_pred(red_dst, v ? kFullMask : 0, m);
+  else if (uint64_t* d = dst(red_dst)) for_lanes(m, [&](uint32_t l) { d[l] = v; });
+  red_dst = Operand{};
+}
+
+uint32_t Warp::pred_value(const Operand& o) {
+  if (o.kind == OK::Pred) {
+    uint32_t v = preds_[frame_->pred_base + o.reg];
+    return o.negate ? ~v : v;
+  }
+  if (o.kind == OK::Imm) return o.imm ? kFullMask : 0;
+  return 0;
+}
+
+void Warp::set_pred(const Operand& o, uint32_t value, uint32_t mask) {
+  if (o.kind != OK::Pred) return;
+  uint32_t& p = preds_[frame_->pred_base + o.reg];
+  p = (p & ~mask) | (value & mask);
+}
+
+const uint64_t* Warp::src(const Operand& o, uint64_t* scratch) {
+  switch (o.kind) {
+    case OK::Reg: return reg(o.reg);
+    case OK::Imm: std::fill_n(scratch, kWarpSize, uint64_t(o.imm)); return scratch;
+    case OK::Sreg:
+      for (uint32_t l = 0; l < kWarpSize; ++l) scratch[l] = sreg(o.sreg, l);
+      return scratch;
+    case OK::Pred: {
+      uint32_t p = pred_value(o);
+      for (uint32_t l = 0; l < kWarpSize; ++l) scratch[l] = p >> l & 1;
+      return scratch;
+    }
+    case OK::FrameAddr:
+      std::fill_n(scratch, kWarpSize, uint64_t(frame_->local_base) + uint64_t(o.imm));
+      return scratch;
+    case OK::KParamAddr:
+      std::fill_n(scratch, kWarpSize, L_.params_addr + uint64_t(o.imm));
+      return scratch;
+    default:
+      std::fill_n(scratch, kWarpSize, 0);
+      return scratch;
+  }
+}
+
+uint64_t Warp::sreg(Sreg s, uint32_t lane) const {
+  const auto& L = L_;
+  switch (s) {
+    case Sreg::TidX: return tid_[0][lane];
+    case Sreg::TidY: return tid_[1][lane];
+    case Sreg::TidZ: return tid_[2][lane];
+    case Sreg::NtidX: return L.block.x;
+    case Sreg::NtidY: return L.block.y;
+    case Sreg::NtidZ: return L.block.z;
+    case Sreg::CtaidX: return cta_.ctaid.x;
+    case Sreg::CtaidY: return cta_.ctaid.y;
+    case Sreg::CtaidZ: return cta_.ctaid.z;
+    case Sreg::NctaidX: return L.grid.x;
+    case Sreg::NctaidY: return L.grid.y;
+    case Sreg::NctaidZ: return L.grid.z;
+    case Sreg::Laneid: return lane;
+    case Sreg::Warpid: return warp_id_;
+    case Sreg::Nwarpid: return 64;
+    case Sreg::Smid: return cta_.linear % std::max<uint32_t>(L.opts->sm_count, 1);
+    case Sreg::Nsmid: return L.opts->sm_count;
+    case Sreg::Gridid: return 1;
+    case Sreg::WarpSz: return kWarpSize;
+    case Sreg::Clock: case Sreg::Clock64: case Sreg::ClockHi:
+    case Sreg::Globaltimer: case Sreg::GlobaltimerLo: case Sreg::GlobaltimerHi: {
+      // No timing here: a monotonically increasing count (nanoseconds since launch).
+      auto ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                             std::chrono::steady_clock::now() - L.start).count());
+      if (s == Sreg::Clock || s == Sreg::GlobaltimerLo) return uint32_t(ns);
+      if (s == Sreg::ClockHi || s == Sreg::GlobaltimerHi) return uint32_t(ns >> 32);
+      return ns;
+    }
+    case Sreg::LanemaskEq: return 1u << lane;
+    case Sreg::LanemaskLt: return (1u << lane) - 1;
+    case Sreg::LanemaskLe: return lane == 31 ? kFullMask : (2u << lane) - 1;
+    case Sreg::LanemaskGt: return lane == 31 ? 0 : ~((2u << lane) - 1);
+    case Sreg::LanemaskGe: return ~((1u << lane) - 1);
+    case Sreg::DynamicSmemSize: return L.dynamic_shared;
+    case Sreg::TotalSmemSize: return L.shared_bytes;
+    case Sreg::ClusterNctarank: case Sreg::ClusterNctaidX: case Sreg::ClusterNctaidY:
+    case Sreg::ClusterNctaidZ: return 1;
+    case Sreg::ClusterIdX: return cta_.ctaid.x;
+    case Sreg::ClusterIdY: return cta_.ctaid.y;
+    case Sreg::ClusterIdZ: return cta_.ctaid.z;
+    case Sreg::NclusterIdX: return L.grid.x;
+    case Sreg::NclusterIdY: return L.grid.y;
+    case Sreg::NclusterIdZ: return L.grid.z;
+    default: return 0;  // cluster ranks (single-CTA clusters), %envreg (no workspace yet)
+  }
+}
+
+uint64_t Warp::address(const Operand& o, uint32_t lane, const uint64_t* base_vals) const {
+  uint64_t base = o.reg == program::kNoReg ? 0 : base_vals[lane];
+  if (o.addr_kind == Operand::AddrKind::Frame) base += frame_->local_base;
+  return base + uint64_t(o.imm);
+}
+
+Space Warp::generic_space(uint64_t addr) const {
+  if (addr - program::kSharedWindow < program::kWindowSize) return Space::Shared;
+  if (addr - program::kLocalWindow < program::kWindowSize) return Space::Local;
+  return Space::Global;
+}
+
+std::byte* Warp::translate(Space space, uint64_t addr, uint32_t size, uint32_t lane, bool write) {
+  if (space == Space::Generic) {
+    space = generic_space(addr);
+    if (space == Space::Shared) addr -= program::kSharedWindow;
+    else if (space == Space::Local) addr -= program::kLocalWindow;
+  }
+  const char* what = write ? "write" : "read";
+  if (size > 1 && (addr & (std::min<uint32_t>(size, 16) - 1))) {
+    fault(Status::MisalignedAddress, lane, addr,
+          fmt::format("misaligned {}-byte {} of {} memory", size, what,
+                      space == Space::Shared ? "shared" : space == Space::Local ? "local" : "global"));
+    return nullptr;
+  }
+  switch (space) {
+    case Space::Shared:
+      if (addr + size > cta_.shared.size() || addr + size < addr) {
+        fault(Status::IllegalAddress, lane, addr,
+              fmt::format("out-of-bounds {}-byte {} of shared memory at offset {} (the block has {} bytes)", size,
+                          what, addr, cta_.shared.size()));
+        return nullptr;
+      }
+      return cta_.shared.data() + addr;
+    case Space::Local:
+      if (addr + size > local_top_ || addr + size < addr) {
+        fault(Status::IllegalAddress, lane, addr,
+              fmt::format("out-of-bounds {}-byte {} of local memory at offset {} ({} bytes in use)", size, what,
+                          addr, local_top_));
+        return nullptr;
+      }
+      return local_[lane].data() + addr;
+    default: {
+      const Allocation* a = L_.allocs.find(addr, size);
+      if (!a) {
+        fault(Status::IllegalAddress, lane, addr,
+              fmt::format("out-of-bounds {}-byte {} of global memory at address 0x{:x} (no allocation holds it)",
+                          size, what, addr));
+        return nullptr;
+      }
+      if (write && a->label.rfind("const:", 0) == 0 && space != Space::Const) {
+        fault(Status::IllegalAddress, lane, addr, fmt::format("write to constant memory '{}'", a->label.substr(6)));
+        return nullptr;
+      }
+      return reinterpret_cast<std::byte*>(addr);
+    }
+  }
+}
+
+std::byte* Warp::param_ptr(uint32_t lane, uint64_t offset, uint32_t size) {
+  if (offset + size > fn_->param_bytes) {
+    fault(Status::IllegalAddress, lane, offset, fmt::format("access past the parameter area of '{}'", fn_->name));
+    return nullptr;
+  }
+  return &params_[frame_->param_base + size_t(lane) * fn_->param_bytes + offset];
+}
+
+void Warp::fault(Status s, uint32_t lane, uint64_t addr, const std::string& what) {
+  faulted_ = true;
+  Fault f;
+  f.status = s;
+  f.kernel = L_.kernel->name;
+  f.block = cta_.ctaid;
+  f.thread = Dim3{tid_[0][lane], tid_[1][lane], tid_[2][lane]};
+  const uint32_t pc = simt_.empty() ? 0 : simt_.back().pc;
+  const Inst* in = fn_ && pc > 0 && pc <= fn_->code.size() ? &fn_->code[pc - 1] : nullptr;
+  // The pc was already advanced for ordinary instructions; control ones fault before.
+  if (fn_ && pc < fn_->code.size() && (fn_->code[pc].op == Opcode::Trap || fn_->code[pc].op == Opcode::Call ||
+                                       fn_->code[pc].op == Opcode::Brx))
+    in = &fn_->code[pc];
+  f.ptx_line = in ? in->line : 0;
+  f.address = addr;
+  f.message = fmt::format("softgpu: kernel '{}' block ({},{},{}) thread ({},{},{}): {}{}{}", f.kernel, f.block.x,
+                          f.block.y, f.block.z, f.thread.x, f.thread.y, f.thread.z, what,
+                          in ? fmt::format(" in '{}' at PTX line {}", in->text(), in->line) : "",
+                          fn_ && fn_ != L_.kernel ? fmt::format(" (function '{}')", fn_->name) : "");
+  L_.report(std::move(f));
+}
+
+}  // namespace softgpu::exec

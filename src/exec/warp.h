@@ -1,0 +1,201 @@
+// Per-warp and per-CTA execution state of the functional executor.
+#pragma once
+#include <atomic>
+#include <bit>
+#include <optional>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "exec/engine.h"
+#include "exec/lanes.h"
+#include "program/program.h"
+
+namespace softgpu::exec {
+
+using program::Function;
+using program::Inst;
+using program::Operand;
+using program::Program;
+
+class Warp;
+// An instruction's semantics, bound at load time to its types and modifiers.
+using ExecFn = void (*)(Warp& w, const Inst& in, uint32_t mask);
+
+// What load_program builds: the decoded program plus each instruction's bound handler.
+class LoadedProgram {
+ public:
+  Program prog;
+  std::vector<std::vector<ExecFn>> fns;  // [function][pc]
+  std::vector<KernelInfo> kernels;
+  std::vector<VariableInfo> variables;
+  std::vector<DeviceAddr> owned;  // allocations to release on unload
+};
+
+// Everything the CTAs of one launch share.
+struct LaunchState {
+  const LoadedProgram* lp = nullptr;
+  const Function* kernel = nullptr;
+  uint32_t kernel_index = 0;
+  Dim3 grid, block;
+  uint32_t dynamic_shared = 0;
+  uint32_t shared_bytes = 0;  // per CTA: static layout + dynamic
+  const std::byte* params = nullptr;  // kernel parameter buffer
+  uint64_t params_addr = 0;           // its address (registered for generic loads)
+  AllocationSnapshot allocs;
+  const ExecOptions* opts = nullptr;
+  std::atomic<bool> abort{false};
+  std::atomic<uint64_t> warp_instructions{0};
+  std::atomic<uint64_t> thread_instructions{0};
+  std::chrono::steady_clock::time_point start;
+  std::mutex mu;  // guards fault and printf
+  std::optional<Fault> fault;
+  std::string printf_buffer;
+  DeviceMemory* memory = nullptr;
+
+  // Records the first fault and stops the launch.
+  void report(Fault f);
+};
+
+// One block of threads. Warps switch at barriers; shared memory lives here.
+struct Cta {
+  Dim3 ctaid;
+  uint32_t linear = 0;
+  uint32_t nthreads = 0;
+  std::vector<std::byte> shared;
+  struct Barrier {
+    uint32_t arrived = 0;      // threads arrived in this phase
+    uint32_t expected = 0;
+    uint32_t red_count = 0;    // bar.red accumulators
+    bool red_and = true, red_or = false;
+  };
+  Barrier barriers[16];
+};
+
+struct SimtEntry {
+  uint32_t pc;
+  uint32_t reconv;
+  uint32_t mask;
+};
+
+struct Frame {
+  uint32_t fn = 0;           // function index
+  uint32_t reg_base = 0;     // first register slot of this frame (x32 lanes)
+  uint32_t pred_base = 0;
+  uint32_t local_base = 0;   // per-thread local offset of this frame
+  uint32_t param_base = 0;   // byte offset of this frame's per-lane param area (x32 lanes)
+  uint32_t simt_base = 0;    // SIMT stack depth when the frame was entered
+  uint32_t call_site = 0;    // caller's CallSite index (for return values)
+  uint32_t call_mask = 0;    // lanes that made the call
+};
+
+enum class WarpState : uint8_t { Ready, AtBarrier, Done };
+
+class Warp {
+ public:
+  Warp(LaunchState& L, Cta& cta, uint32_t warp_id, uint32_t nlanes);
+
+  // Runs until the warp finishes, waits at a barrier, or has run `budget`
+  // instructions. Returns the number of warp instructions executed.
+  uint64_t run(uint64_t budget);
+
+  WarpState state = WarpState::Ready;
+  // Barrier arrival, read by the CTA scheduler (exec/cta.cpp).
+  uint32_t bar_id = 0;
+  uint32_t bar_expected = 0;   // thread count operand, 0 = every live thread of the CTA
+  uint32_t bar_threads = 0;    // threads this warp contributes
+  bool bar_arrive_only = false;
+  uint32_t red_popc = 0;
+  bool red_all = true, red_any = false;
+  Operand red_dst;             // bar.red destination, None otherwise
+  // Called by the scheduler when the barrier completes.
+  void finish_barrier(uint32_t popc_total, bool all, bool any);
+  uint32_t live_threads() const { return uint32_t(std::popcount(valid_ & ~exited_)); }
+
+  // ---- operand access for handlers ----
+  const Function& fn() const { return *fn_; }
+  uint64_t* reg(uint32_t slot) { return &regs_[size_t(frame_->reg_base + slot) * kWarpSize]; }
+  uint32_t& pred(uint32_t slot) { return preds_[frame_->pred_base + slot]; }
+  // The 32 lane values of a source operand. Registers are returned in place;
+  // immediates and special registers are materialized into scratch.
+  const uint64_t* src(const Operand& o, uint64_t* scratch);
+  // Destination row for a register operand (nullptr for a sink).
+  uint64_t* dst(const Operand& o) { return o.kind == Operand::Kind::Reg ? reg(o.reg) : nullptr; }
+  // Predicate source as a lane mask (with negation applied).
+  uint32_t pred_value(const Operand& o);
+  void set_pred(const Operand& o, uint32_t value, uint32_t mask);
+  // Value of a vector element operand.
+  const Operand& vec_elem(const Operand& v, uint32_t i) const { return fn_->vec_operands[v.vec_begin + i]; }
+
+  // ---- memory ----
+  // Effective address of an Addr operand for a lane, in the operand's state space.
+  uint64_t address(const Operand& o, uint32_t lane, const uint64_t* base_vals) const;
+  // Translates (space, address) to host memory, or reports a fault and returns nullptr.
+  std::byte* translate(ptx::Space space, uint64_t addr, uint32_t size, uint32_t lane, bool write);
+  ptx::Space generic_space(uint64_t addr) const;
+  // A lane's bytes in the current frame's parameter area (function params,
+  // return values, call-site params), or nullptr after reporting a fault.
+  std::byte* param_ptr(uint32_t lane, uint64_t offset, uint32_t size);
+
+  // ---- faults ----
+  void fault(Status s, uint32_t lane, uint64_t addr, const std::string& what);
+  bool faulted() const { return faulted_; }
+
+  // ---- identity ----
+  uint32_t warp_id() const { return warp_id_; }
+  uint32_t lane_tid(uint32_t lane, int dim) const { return tid_[dim][lane]; }
+  const Cta& cta() const { return cta_; }
+  Cta& cta() { return cta_; }
+  LaunchState& launch() { return L_; }
+  uint32_t exited() const { return exited_; }
+  uint32_t valid_lanes() const { return valid_; }
+  uint32_t current_pc() const { return simt_.empty() ? 0 : simt_.back().pc; }
+
+  // Device printf: formats one lane's vprintf call into the launch buffer.
+  void device_printf(uint64_t fmt_addr, uint64_t args_addr, uint32_t lane);
+
+ private:
+  void push_frame(uint32_t fn_index, uint32_t mask, uint32_t call_site);
+  void pop_frame();
+  bool step();  // one instruction; false when the warp stops running
+  void exec_branch(const Inst& in, uint32_t active, uint32_t taken);
+  void exec_call(const Inst& in, uint32_t mask);
+  void exec_builtin(const Function& callee, const Inst& in, uint32_t mask);
+  void exec_barrier(const Inst& in, uint32_t mask);
+  uint64_t sreg(program::Sreg s, uint32_t lane) const;
+
+  LaunchState& L_;
+  Cta& cta_;
+  uint32_t warp_id_;
+  uint32_t valid_;      // lanes that exist (last warp of a CTA may be partial)
+  uint32_t exited_ = 0;
+  bool faulted_ = false;
+  uint32_t tid_[3][kWarpSize];
+  std::vector<uint64_t> regs_;
+  std::vector<uint32_t> preds_;
+  std::vector<std::byte> params_;  // per-lane parameter areas of all frames
+  std::vector<std::byte> local_[kWarpSize];
+  uint32_t local_top_ = 0;         // bytes of local memory in use (same for every lane)
+  std::vector<Frame> frames_;
+  std::vector<SimtEntry> simt_;
+  const Function* fn_ = nullptr;
+  Frame* frame_ = nullptr;
+  const std::vector<ExecFn>* fns_ = nullptr;
+};
+
+// Registers handler binders; implemented in the handler files.
+using BindFn = ExecFn (*)(const Inst& in);
+struct HandlerTable {
+  BindFn bind[size_t(isa::Opcode::Count_)] = {};
+};
+const HandlerTable& handler_table();
+void register_integer_handlers(HandlerTable& t);
+void register_float_handlers(HandlerTable& t);
+void register_convert_handlers(HandlerTable& t);
+void register_memory_handlers(HandlerTable& t);
+void register_warp_handlers(HandlerTable& t);
+
+}  // namespace softgpu::exec

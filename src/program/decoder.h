@@ -1,0 +1,27 @@
+// AST -> decoded Program: resolve names, lay out shared/local/param memory,
+// decode modifiers, link functions across modules, compute reconvergence.
+#pragma once
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "program/program.h"
+#include "ptx/diagnostics.h"
+
+namespace softgpu::program {
+
+struct DecodeInput {
+  const std::vector<ptx::Module>* modules = nullptr;
+  // Addresses of module-scope .global/.const variables, allocated by the
+  // loader before decoding (name -> device address).
+  const std::unordered_map<std::string, uint64_t>* variable_addresses = nullptr;
+};
+
+// Decodes and links; on error returns false and appends diagnostics.
+bool decode(const DecodeInput& in, Program& out, std::vector<ptx::Diagnostic>& diags);
+
+// Immediate post-dominators of a function's instructions; index code.size()
+// is the virtual exit. Nodes that cannot reach the exit get the exit.
+std::vector<uint32_t> immediate_post_dominators(const Function& f);
+
+}  // namespace softgpu::program

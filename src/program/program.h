@@ -1,0 +1,158 @@
+// The decoded program: the one input to every executor. Registers are
+// resolved to slots, symbols to addresses, labels to instruction indices,
+// modifiers to typed fields, and each branch carries its reconvergence
+// point (immediate post-dominator), all computed once at load.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "isa/opcode.h"
+#include "ptx/ast.h"
+
+namespace softgpu::program {
+
+using ptx::Space;
+using ptx::Type;
+
+inline constexpr uint32_t kNoReg = 0xffffffffu;
+
+// Generic-address windows for shared and local memory. They sit in the
+// non-canonical part of the x86-64 address space, so no host pointer (and
+// hence no global/managed allocation) can ever fall inside them.
+inline constexpr uint64_t kSharedWindow = 0x0000'9000'0000'0000ull;
+inline constexpr uint64_t kLocalWindow = 0x0000'a000'0000'0000ull;
+inline constexpr uint64_t kWindowSize = 1ull << 40;
+// Values that stand for function addresses (function pointers, indirect calls).
+inline constexpr uint64_t kFunctionAddressBase = 0x0000'b000'0000'0000ull;
+
+enum class Sreg : uint8_t {
+  TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
+  Laneid, Warpid, Nwarpid, Smid, Nsmid, Gridid, Clock, ClockHi, Clock64, Globaltimer,
+  GlobaltimerLo, GlobaltimerHi, LanemaskEq, LanemaskLt, LanemaskLe, LanemaskGt, LanemaskGe,
+  DynamicSmemSize, TotalSmemSize, WarpSz,
+  ClusterCtarank, ClusterNctarank, ClusterIdX, ClusterIdY, ClusterIdZ, NclusterIdX, NclusterIdY,
+  NclusterIdZ, ClusterCtaidX, ClusterCtaidY, ClusterCtaidZ, ClusterNctaidX, ClusterNctaidY,
+  ClusterNctaidZ, IsExplicitCluster,
+  Envreg0,  // Envreg0 + n for %envreg<n>, n < 32
+  Count_ = Envreg0 + 32,
+};
+
+struct Operand {
+  enum class Kind : uint8_t {
+    None,
+    Reg,        // 64-bit lane slot `reg`
+    Pred,       // predicate slot `reg` (a 32-bit lane mask); `negate` for !%p
+    Imm,        // constant bits in imm
+    Sreg,       // special register `sreg`
+    Addr,       // [base + imm]; base = reg slot or kNoReg; see addr_kind
+    FrameAddr,  // value = this thread's frame-local base + imm (a __local_depot symbol)
+    KParamAddr, // value = launch parameter buffer address + imm (a kernel param's address)
+    Vec,        // vector: elements are operands vec_begin..vec_begin+vec_n in Function::vec_operands
+    Sink,       // "_"
+  };
+  // For Addr: what the symbol (if any) inside the brackets was.
+  enum class AddrKind : uint8_t { Plain, Frame, KParam, FParam };
+  Kind kind = Kind::None;
+  AddrKind addr_kind = AddrKind::Plain;
+  bool negate = false;
+  Sreg sreg = Sreg::TidX;
+  uint8_t vec_n = 0;
+  uint32_t reg = kNoReg;
+  uint32_t vec_begin = 0;
+  int64_t imm = 0;
+};
+
+enum class Round : uint8_t { None, Rn, Rz, Rm, Rp, Rna, Rs, Rni, Rzi, Rmi, Rpi };
+enum class Cmp : uint8_t { None, Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
+enum class BoolOp : uint8_t { None, And, Or, Xor };
+enum class AtomOp : uint8_t { None, Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
+enum class MulMode : uint8_t { None, Lo, Hi, Wide };
+enum class ShflMode : uint8_t { None, Up, Down, Bfly, Idx };
+enum class VoteMode : uint8_t { None, All, Any, Uni, Ballot };
+
+// All modifiers of one instruction, decoded. Rare ones (tensor-core layouts,
+// cache hints) stay as text in raw_mods for their handlers.
+struct Modifiers {
+  Space space = Space::Generic;  // ld/st/atom/cvta state space (Generic if absent)
+  Round rnd = Round::None;
+  Cmp cmp = Cmp::None;
+  BoolOp boolop = BoolOp::None;
+  AtomOp atom = AtomOp::None;
+  MulMode mul = MulMode::None;
+  ShflMode shfl = ShflMode::None;
+  VoteMode vote = VoteMode::None;
+  uint8_t vec = 1;         // .v2/.v4/.v8
+  bool ftz = false, sat = false, approx = false, full = false, to = false, uni = false;
+  bool nc = false, relu = false, clamp = false, wrap = false, shiftamt = false, cc = false;
+  bool sync = false, aligned = false, arrive = false, red = false, noftz = false;
+  bool left = false, right = false;
+};
+
+struct Inst {
+  isa::Opcode op = isa::Opcode::Mov;
+  Type type = Type::None;   // the instruction type (last type modifier; cvt/set: destination)
+  Type type2 = Type::None;  // second type (cvt/set/setp.. source, etc.)
+  uint8_t nops = 0;
+  bool has_guard = false, guard_neg = false;
+  uint32_t guard = kNoReg;  // predicate slot
+  Modifiers m;
+  uint32_t target = 0;      // bra: target pc; call: callee function index
+  uint32_t reconv = 0;      // bra/brx: reconvergence pc (immediate post-dominator)
+  uint32_t line = 0;        // PTX source line
+  uint32_t aux = 0;         // per-opcode extra (call: index into Function::calls)
+  Operand o[6];
+  std::vector<std::string> raw_mods;  // the modifiers as written, for rare handlers and messages
+  std::string text() const;           // "ld.global.f32" for messages
+};
+
+// Where a call's arguments and return values live in the caller's and the
+// callee's per-lane parameter areas.
+struct CallSite {
+  std::vector<std::pair<uint32_t, uint32_t>> args;  // (caller offset, size) per argument
+  std::vector<std::pair<uint32_t, uint32_t>> rets;  // (caller offset, size) per return value
+  bool indirect = false;    // target function comes from a register (o[aux_reg])
+  uint32_t target_reg = kNoReg;
+};
+
+struct Function {
+  std::string name;
+  bool is_entry = false;
+  bool is_extern = false;      // declared only (resolved at link; vprintf/malloc/free are built in)
+  enum class Builtin : uint8_t { None, Vprintf, Malloc, Free } builtin = Builtin::None;
+  std::vector<Inst> code;      // pc = index; code.size() is the exit sentinel
+  std::vector<Operand> vec_operands;
+  std::vector<CallSite> calls;
+  std::vector<std::vector<uint32_t>> branch_tables;  // brx.idx targets
+  uint32_t num_regs = 0;       // 64-bit lane slots
+  uint32_t num_preds = 0;      // predicate slots
+  uint32_t local_bytes = 0;    // per-thread frame-local memory (__local_depot and .local)
+  uint32_t param_bytes = 0;    // per-lane parameter area: formals, returns, call-site params
+  std::vector<std::pair<uint32_t, uint32_t>> formal_params;  // (offset, size) in param area
+  std::vector<std::pair<uint32_t, uint32_t>> formal_returns;
+  // Kernel entry only: the .param buffer layout (offset, size, align).
+  std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> kernel_params;
+  uint32_t kernel_param_bytes = 0;
+  uint32_t max_threads = 0;    // .maxntid/.reqntid product
+  uint32_t line = 0;
+};
+
+// All functions of all loaded modules, linked.
+struct Program {
+  std::vector<Function> functions;
+  std::unordered_map<std::string, uint32_t> function_index;
+  uint32_t static_shared_bytes = 0;  // every .shared variable, laid out from offset 0
+  bool has_dynamic_shared = false;
+  uint32_t dynamic_shared_offset = 0;  // where extern .shared arrays start (aligned)
+  uint32_t ptx_version = 0;
+  uint32_t sm_target = 0;
+};
+
+uint32_t type_size(Type t);      // bytes; 0 for None/Pred
+bool type_is_float(Type t);
+bool type_is_signed(Type t);
+const char* type_name(Type t);   // ".f32"
+
+}  // namespace softgpu::program
