@@ -1,0 +1,83 @@
+# Runs one CUDA test program (under softgpu, or natively when SOFTGPU is empty)
+# and checks its exit code and output. Invoked by ctest as
+#   cmake -DPROG=... [-DSOFTGPU=...] [options] -P run_check.cmake
+# Options (lists are separated by "@@" because ctest splits on ';'):
+#   ARGS            program arguments
+#   RUN_OPTS        options for `softgpu run` placed before `--`
+#   EXPECT_RC       expected exit code (default 0)
+#   STDOUT_REGEX    regexes that must all match stdout
+#   STDERR_REGEX    regexes that must all match stderr (fault reports)
+#   EXPECTED_STDOUT file whose lines must equal stdout's lines as a multiset
+#                   (device printf order between threads is not defined)
+#   CHECK_PTR       if set, stdout must hold "ptr 0xH hex H" with equal values
+cmake_minimum_required(VERSION 3.25)
+
+foreach(v ARGS RUN_OPTS STDOUT_REGEX STDERR_REGEX)
+  if(DEFINED ${v})
+    string(REPLACE "@@" ";" ${v} "${${v}}")
+  endif()
+endforeach()
+if(NOT DEFINED EXPECT_RC)
+  set(EXPECT_RC 0)
+endif()
+if(SOFTGPU)
+  set(cmd "${SOFTGPU}" run ${RUN_OPTS} -- "${PROG}" ${ARGS})
+else()
+  set(cmd "${PROG}" ${ARGS})
+endif()
+
+execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("command: ${cmd}\nexit code: ${rc}\n--- stdout ---\n${out}--- stderr ---\n${err}--------------")
+
+set(failures "")
+if(NOT "${rc}" STREQUAL "${EXPECT_RC}")
+  list(APPEND failures "exit code ${rc}, expected ${EXPECT_RC}")
+endif()
+foreach(re IN LISTS STDOUT_REGEX)
+  if(NOT out MATCHES "${re}")
+    list(APPEND failures "stdout does not match '${re}'")
+  endif()
+endforeach()
+foreach(re IN LISTS STDERR_REGEX)
+  if(NOT err MATCHES "${re}")
+    list(APPEND failures "stderr does not match '${re}'")
+  endif()
+endforeach()
+
+if(CHECK_PTR)
+  if(out MATCHES "ptr (0x[0-9a-f]+) hex ([0-9a-f]+)")
+    if(NOT "${CMAKE_MATCH_1}" STREQUAL "0x${CMAKE_MATCH_2}")
+      list(APPEND failures "%p printed ${CMAKE_MATCH_1} but %llx printed ${CMAKE_MATCH_2}")
+    endif()
+  else()
+    list(APPEND failures "no 'ptr 0x... hex ...' line in stdout")
+  endif()
+endif()
+
+if(EXPECTED_STDOUT)
+  file(STRINGS "${EXPECTED_STDOUT}" want)
+  string(REPLACE ";" "\\;" esc "${out}")
+  string(REPLACE "\n" ";" got "${esc}")
+  list(FILTER got EXCLUDE REGEX "^ptr 0x")  # checked above; the value varies
+  list(FILTER got EXCLUDE REGEX "^$")
+  list(SORT want)
+  list(SORT got)
+  if(NOT "${want}" STREQUAL "${got}")
+    set(missing ${want})
+    set(extra ${got})
+    foreach(line IN LISTS got)
+      list(REMOVE_ITEM missing "${line}")
+    endforeach()
+    foreach(line IN LISTS want)
+      list(REMOVE_ITEM extra "${line}")
+    endforeach()
+    string(REPLACE ";" "\n  " missing "${missing}")
+    string(REPLACE ";" "\n  " extra "${extra}")
+    list(APPEND failures "stdout lines differ from ${EXPECTED_STDOUT} (or a line repeats)\n missing:\n  ${missing}\n unexpected:\n  ${extra}")
+  endif()
+endif()
+
+if(failures)
+  string(REPLACE ";" "\n  " failures "${failures}")
+  message(FATAL_ERROR "FAILED:\n  ${failures}")
+endif()
