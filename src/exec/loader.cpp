@@ -130,8 +130,8 @@ LoadResult load_program(std::vector<ptx::Module> modules, DeviceMemory& memory) 
       if (!e) {
         res.diagnostics.push_back(
             {ptx::Severity::Error, file, ptx::SourceLoc{inst.line, 1},
-             fmt::format("instruction '{}{}' is not implemented by softgpu yet (in function '{}')", inst.text(),
-                         program::type_name(inst.type), f.name)});
+             fmt::format("instruction '{}' is not implemented by softgpu yet (in function '{}')", inst.text(),
+                         f.name)});
         continue;
       }
       fns[pc] = e;
