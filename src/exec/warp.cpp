@@ -140,6 +140,21 @@ bool Warp::step() {
     e.opcode = uint16_t(in.op);
     e.unit = uint8_t(isa::info(in.op).unit);
     e.active_mask = mask;
+    uint64_t addrs[kWarpSize] = {};
+    const bool is_ld = in.op == Opcode::Ld || in.op == Opcode::Ldu;
+    const bool is_st = in.op == Opcode::St || in.op == Opcode::Red;
+    if (is_ld || is_st || in.op == Opcode::Atom) {
+      const Operand& a = (in.op == Opcode::St || in.op == Opcode::Red) ? in.o[0] : in.o[1];
+      if (a.kind == OK::Addr) {
+        const uint64_t* base = a.reg == program::kNoReg ? addrs : reg(a.reg);
+        for_lanes(mask, [&](uint32_t l) { addrs[l] = address(a, l, base); });
+        e.is_memory = true;
+        e.is_store = is_st;
+        e.space = uint8_t(in.m.space);
+        e.access_size = program::type_size(in.type) * in.m.vec;
+        e.lane_addresses = addrs;
+      }
+    }
     L_.opts->observer->on_instruction(e);
   }
   switch (in.op) {

@@ -1,0 +1,109 @@
+// Functional-execution speed: warp instructions per second on an ALU-bound
+// and a memory-bound kernel (data/bench_kernels.cu), with 1 and 2 host
+// threads, beside the same algorithms compiled natively with -O3.
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "exec/engine.h"
+#include "ptx/parser.h"
+
+using namespace softgpu;
+
+namespace {
+
+struct Loaded {
+  exec::DeviceMemory mem{Bytes{4ull << 30}};
+  std::shared_ptr<exec::LoadedProgram> prog;
+  Loaded() {
+    std::ifstream f(SOFTGPU_BENCH_DATA "/bench_kernels.ptx");
+    std::stringstream ss;
+    ss << f.rdbuf();
+    auto pr = ptx::parse(ss.str(), "bench_kernels.ptx");
+    std::vector<ptx::Module> mods;
+    if (pr.module) mods.push_back(std::move(*pr.module));
+    prog = exec::load_program(std::move(mods), mem).program;
+  }
+  void* alloc(size_t bytes) { return reinterpret_cast<void*>(mem.allocate(Bytes{bytes}, exec::MemKind::Device)->value); }
+};
+
+Loaded& loaded() {
+  static Loaded l;
+  return l;
+}
+
+template <class... A>
+exec::LaunchConfig config(const char* kernel, Dim3 g, Dim3 b, A... args) {
+  exec::LaunchConfig cfg;
+  cfg.grid = g;
+  cfg.block = b;
+  const auto* ki = exec::find_kernel(*loaded().prog, kernel);
+  cfg.params.resize(ki->param_bytes);
+  size_t i = 0;
+  ((std::memcpy(cfg.params.data() + ki->params[i++].offset, &args, sizeof args)), ...);
+  return cfg;
+}
+
+void run(benchmark::State& state, const char* kernel, const exec::LaunchConfig& cfg) {
+  exec::ExecOptions opts;
+  opts.threads = unsigned(state.range(0));
+  uint64_t winst = 0;
+  for (auto _ : state) {
+    auto r = exec::launch(*loaded().prog, kernel, cfg, loaded().mem, opts);
+    if (r.status != Status::Success) { state.SkipWithError("launch failed"); return; }
+    winst += r.warp_instructions;
+  }
+  state.counters["warp_inst_per_s"] = benchmark::Counter(double(winst), benchmark::Counter::kIsRate);
+  state.counters["warp_inst_per_s_per_thread"] =
+      benchmark::Counter(double(winst) / double(state.range(0)), benchmark::Counter::kIsRate);
+}
+
+void BM_AluBound(benchmark::State& state) {
+  if (!loaded().prog) { state.SkipWithError("PTX did not load"); return; }
+  static float* out = static_cast<float*>(loaded().alloc(64 * 256 * sizeof(float)));
+  run(state, "alu_bound", config("alu_bound", Dim3{64}, Dim3{256}, out, 256));
+}
+BENCHMARK(BM_AluBound)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+constexpr int kTriadN = 1 << 22;
+void BM_MemoryBound(benchmark::State& state) {
+  if (!loaded().prog) { state.SkipWithError("PTX did not load"); return; }
+  static float* a = static_cast<float*>(loaded().alloc(kTriadN * 4));
+  static float* b = static_cast<float*>(loaded().alloc(kTriadN * 4));
+  static float* c = static_cast<float*>(loaded().alloc(kTriadN * 4));
+  run(state, "triad", config("triad", Dim3{512}, Dim3{256}, a, b, c, 2.0f, kTriadN));
+}
+BENCHMARK(BM_MemoryBound)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// The same algorithms, natively.
+void BM_NativeAlu(benchmark::State& state) {
+  std::vector<float> out(64 * 256);
+  for (auto _ : state) {
+    for (int i = 0; i < 64 * 256; ++i) {
+      unsigned x = unsigned(i) * 2654435761u;
+      float f = float(i);
+      for (int k = 0; k < 256; ++k) {
+        x = x * 1664525u + 1013904223u;
+        f = f * 0.999f + float(x >> 16) * 1e-6f;
+      }
+      out[size_t(i)] = f + float(x & 0xff);
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+}
+BENCHMARK(BM_NativeAlu)->Unit(benchmark::kMillisecond);
+
+void BM_NativeTriad(benchmark::State& state) {
+  std::vector<float> a(kTriadN, 1.f), b(kTriadN, 2.f), c(kTriadN);
+  for (auto _ : state) {
+    for (int i = 0; i < kTriadN; ++i) c[size_t(i)] = a[size_t(i)] + 2.0f * b[size_t(i)];
+    benchmark::DoNotOptimize(c.data());
+  }
+}
+BENCHMARK(BM_NativeTriad)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
