@@ -2,9 +2,13 @@
 // context. Usage: misuse MODE. After the expected error, each mode checks that
 // a valid kernel still runs and computes the right result (these errors are
 // not sticky).
-//   too_many_threads  <<<1, 1025>>>: cudaGetLastError -> cudaErrorInvalidConfiguration
+//   too_many_threads  <<<1, 1025>>>: cudaGetLastError -> cudaErrorInvalidValue
+//                     (CUDA 13.0 with driver 580 on an H200 returns InvalidValue
+//                     here, not the cudaErrorInvalidConfiguration of older
+//                     releases; this test asserts what the real stack does)
 //   too_much_smem     1 MiB dynamic shared memory -> cudaErrorInvalidValue
-//   memcpy_past_end   copy 64 MiB out of a 4 KiB allocation -> cudaErrorInvalidValue
+//   memcpy_past_end   copy 4 bytes too many, or 64 MiB, out of / into a 4 KiB
+//                     allocation -> cudaErrorInvalidValue
 //   memcpy_null       cudaMemcpy from a null device pointer -> cudaErrorInvalidValue
 //   double_free       cudaFree of a freed pointer -> cudaErrorInvalidValue
 #include "check.cuh"
@@ -36,11 +40,11 @@ static int run(const char* mode) {
   CHECK(cudaMalloc(&d, 1024 * sizeof(int)));  // 4 KiB
   if (!std::strcmp(mode, "too_many_threads")) {
     fill_kernel<<<1, 1025>>>(d, 0);
-    EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidConfiguration);
+    EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidValue);
     EXPECT_ERR(cudaGetLastError(), cudaSuccess);  // reading the error cleared it
     dim3 too_big_z(1, 1, 65);                      // blockDim.z limit is 64
     fill_kernel<<<1, too_big_z>>>(d, 0);
-    EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidConfiguration);
+    EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidValue);
   } else if (!std::strcmp(mode, "too_much_smem")) {
     smem_kernel<<<1, 32, 1 << 20>>>(d);
     EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidValue);
@@ -48,6 +52,10 @@ static int run(const char* mode) {
   } else if (!std::strcmp(mode, "memcpy_past_end")) {
     const size_t big = 64u << 20;
     std::vector<char> h(big);
+    EXPECT_ERR(cudaMemcpy(h.data(), d, 4096 + 4, cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
+    EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidValue);
+    EXPECT_ERR(cudaMemcpy(d + 1, h.data(), 4096, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+    EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidValue);
     EXPECT_ERR(cudaMemcpy(h.data(), d, big, cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
     EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidValue);  // also recorded as the last error
     EXPECT_ERR(cudaMemcpy(d, h.data(), big, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
