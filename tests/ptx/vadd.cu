@@ -1,0 +1,5 @@
+// c[i] = a[i] + b[i] for i < n.
+extern "C" __global__ void vadd(const float* a, const float* b, float* c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}
