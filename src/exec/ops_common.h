@@ -100,6 +100,125 @@ inline T wmul(T a, T b) {
   return T(U(P(U(a)) * P(U(b))));
 }
 
+// True if the instruction was written with modifier m (".f4e").
 bool has_mod(const Inst& in, const char* m);
+
+// Writes a comparison result (a lane mask) to setp's destinations: p = r
+// BOOLOP c and, for "p|q", q = !r BOOLOP c.
+inline uint32_t combine(program::BoolOp op, uint32_t r, uint32_t c) {
+  switch (op) {
+    case program::BoolOp::And: return r & c;
+    case program::BoolOp::Or: return r | c;
+    case program::BoolOp::Xor: return r ^ c;
+    default: return r;
+  }
+}
+inline void finish_setp(Warp& w, const Inst& in, uint32_t r, uint32_t mask) {
+  uint32_t c = in.m.boolop != program::BoolOp::None ? w.pred_value(in.o[3]) : 0;
+  w.set_pred(in.o[0], combine(in.m.boolop, r, c), mask);
+  if (in.o[5].kind == Operand::Kind::Pred) w.set_pred(in.o[5], combine(in.m.boolop, ~r, c), mask);
+}
+
+// Comparison functors for setp/set on integer and float values (the
+// C++ type decides signedness; unordered forms are true on NaN).
+template <program::Cmp C>
+struct CmpOp {
+  template <class T>
+  static bool f(T a, T b) {
+    using program::Cmp;
+    if constexpr (C == Cmp::Eq) return a == b;
+    else if constexpr (C == Cmp::Ne) {
+      if constexpr (std::is_floating_point_v<T>) return a < b || a > b;
+      else return a != b;
+    }
+    else if constexpr (C == Cmp::Lt || C == Cmp::Lo) return a < b;
+    else if constexpr (C == Cmp::Le || C == Cmp::Ls) return a <= b;
+    else if constexpr (C == Cmp::Gt || C == Cmp::Hi) return a > b;
+    else if constexpr (C == Cmp::Ge || C == Cmp::Hs) return a >= b;
+    else if constexpr (C == Cmp::Equ) return !(a < b || a > b);
+    else if constexpr (C == Cmp::Neu) return a != b;
+    else if constexpr (C == Cmp::Ltu) return !(a >= b);
+    else if constexpr (C == Cmp::Leu) return !(a > b);
+    else if constexpr (C == Cmp::Gtu) return !(a <= b);
+    else if constexpr (C == Cmp::Geu) return !(a < b);
+    else if constexpr (C == Cmp::Num) return a == a && b == b;
+    else if constexpr (C == Cmp::Nan) return a != a || b != b;
+    else return false;
+  }
+};
+
+// Calls f.template operator()<CmpOp<C>>() for the instruction's compare.
+template <class F>
+ExecFn by_cmp(program::Cmp c, F&& f, bool is_float) {
+  using program::Cmp;
+  switch (c) {
+    case Cmp::Eq: return f.template operator()<CmpOp<Cmp::Eq>>();
+    case Cmp::Ne: return f.template operator()<CmpOp<Cmp::Ne>>();
+    case Cmp::Lt: case Cmp::Lo: return f.template operator()<CmpOp<Cmp::Lt>>();
+    case Cmp::Le: case Cmp::Ls: return f.template operator()<CmpOp<Cmp::Le>>();
+    case Cmp::Gt: case Cmp::Hi: return f.template operator()<CmpOp<Cmp::Gt>>();
+    case Cmp::Ge: case Cmp::Hs: return f.template operator()<CmpOp<Cmp::Ge>>();
+    default: break;
+  }
+  if (!is_float) return nullptr;
+  switch (c) {
+    case Cmp::Equ: return f.template operator()<CmpOp<Cmp::Equ>>();
+    case Cmp::Neu: return f.template operator()<CmpOp<Cmp::Neu>>();
+    case Cmp::Ltu: return f.template operator()<CmpOp<Cmp::Ltu>>();
+    case Cmp::Leu: return f.template operator()<CmpOp<Cmp::Leu>>();
+    case Cmp::Gtu: return f.template operator()<CmpOp<Cmp::Gtu>>();
+    case Cmp::Geu: return f.template operator()<CmpOp<Cmp::Geu>>();
+    case Cmp::Num: return f.template operator()<CmpOp<Cmp::Num>>();
+    case Cmp::Nan: return f.template operator()<CmpOp<Cmp::Nan>>();
+    default: return nullptr;
+  }
+}
+
+// setp over values converted by Get (a functor: uint64_t bits -> value).
+template <class Get, class Cmp>
+void setp_exec(Warp& w, const Inst& in, uint32_t mask) {
+  uint64_t s1[kWarpSize], s2[kWarpSize];
+  const uint64_t* a = w.src(in.o[1], s1);
+  const uint64_t* b = w.src(in.o[2], s2);
+  uint32_t r = 0;
+  for_lanes(mask, [&](uint32_t l) { r |= uint32_t(Cmp::f(Get::f(a[l]), Get::f(b[l]))) << l; });
+  finish_setp(w, in, r, mask);
+}
+
+// set: like setp, but d = 1.0f (float destination) or 0xffffffff when true.
+template <class Get, class Cmp, bool FloatDst>
+void set_exec(Warp& w, const Inst& in, uint32_t mask) {
+  uint64_t s1[kWarpSize], s2[kWarpSize];
+  const uint64_t* a = w.src(in.o[1], s1);
+  const uint64_t* b = w.src(in.o[2], s2);
+  uint32_t r = 0;
+  for_lanes(mask, [&](uint32_t l) { r |= uint32_t(Cmp::f(Get::f(a[l]), Get::f(b[l]))) << l; });
+  uint32_t c = in.m.boolop != program::BoolOp::None ? w.pred_value(in.o[3]) : 0;
+  r = combine(in.m.boolop, r, c);
+  uint64_t* d = w.dst(in.o[0]);
+  if (!d) return;
+  const uint64_t t = FloatDst ? 0x3f800000u : 0xffffffffu;
+  for_lanes(mask, [&](uint32_t l) { d[l] = (r >> l & 1) ? t : 0; });
+}
+
+template <class T>
+struct GetAs { static T f(uint64_t b) { return from_bits<T>(b); } };
+
+// Binders of opcodes shared by integer and float types; the float halves
+// live in ops_float.cpp.
+namespace fbind {
+ExecFn add(const Inst&);
+ExecFn sub(const Inst&);
+ExecFn mul(const Inst&);
+ExecFn mad(const Inst&);
+ExecFn div(const Inst&);
+ExecFn min(const Inst&);
+ExecFn max(const Inst&);
+ExecFn abs(const Inst&);
+ExecFn neg(const Inst&);
+ExecFn setp(const Inst&);
+ExecFn set(const Inst&);
+ExecFn slct(const Inst&);
+}  // namespace fbind
 
 }  // namespace softgpu::exec::ops
