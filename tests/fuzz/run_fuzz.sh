@@ -14,6 +14,15 @@ build)
   src=$1 dir=$2 cxx=$3
   cc=${cxx/clang++/clang}
   san="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
+  mkdir -p "$dir"
+  # libFuzzer's runtime ships separately on Debian (libclang-rt-14-dev, only
+  # a Recommends of clang); say so plainly rather than fail in the link.
+  printf 'extern "C" int LLVMFuzzerTestOneInput(const char*, unsigned long) { return 0; }\n' >"$dir/probe.cpp"
+  if ! "$cxx" -fsanitize=fuzzer,address,undefined "$dir/probe.cpp" -o "$dir/probe" >"$dir/probe.log" 2>&1; then
+    cat "$dir/probe.log"
+    echo "run_fuzz.sh: $cxx cannot link a libFuzzer+ASan+UBSan program; install libclang-rt-14-dev"
+    exit 1
+  fi
   # Configure and build only what the fuzzers need; the rest of the tree is
   # configured but not compiled.
   cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
