@@ -146,8 +146,10 @@ Status Runtime::load_module(Module& m) {
   std::vector<std::string> names;
   if (m.wrapper) {
     auto img = fatbin::read_wrapper(m.wrapper);
-    if (!img) return fail(kInvalidKernelImage, "softgpu: cannot read the program's embedded fatbinary: " +
-                                                   img.error().message);
+    if (!img) {
+      Status s = img.error().status == Status::NoKernelImageForDevice ? img.error().status : kInvalidKernelImage;
+      return fail(s, "softgpu: cannot use the program's embedded fatbinary: " + img.error().message);
+    }
     uint32_t cc = gpu_.cc_major * 10 + gpu_.cc_minor;
     std::vector<const fatbin::Container*> containers;
     for (const auto& c : img->prelinked) containers.push_back(&c);
