@@ -140,7 +140,9 @@ bool Parser::parse_instruction(Instruction& in) {
   }
   if (!expect_punct(';', "after instruction")) return false;
   const auto& info = isa::info(*code);
-  size_t n = in.operands.size();
+  // The opcode table counts "[tex, {x, y}]" as separate operands (handle, coordinates).
+  size_t n = 0;
+  for (const auto& o : in.operands) n += 1 + (o.kind == Operand::Kind::Address ? o.list.size() : 0);
   if (n < info.min_operands || n > info.max_operands) {
     std::string want = info.min_operands == info.max_operands
                            ? fmt::format("{}", info.min_operands)

@@ -137,5 +137,26 @@ TEST(Diagnostics, ValidInputHasNoDiagnostics) {
   EXPECT_FALSE(has_errors(r.diagnostics));
 }
 
+TEST(Diagnostics, OtherValidFormsParse) {
+  const char* snippets[] = {
+      "prototype_0 : .callprototype ()_ (.param .b64 _, .param .b64 _);\n\tret;\n",
+      "prototype_1 : .callprototype (.param .align 8 .b8 _[16]) _ (.param .b32 _) .noreturn;\n",
+      "\tret.uni;\n\tmov.u32 %r1, %nctaid.z;\n",
+      "\ttex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];\n",
+      "\tst.global.v2.f32 [%rd1+16], {%f1, %f2};\n",
+      "\tmov.f64 %fd1, 1.5;\n\tmov.f32 %f1, -0f3F800000;\n",
+      "\t.reg .v4 .b32 v;\n\tmov.b32 %r1, v.x;\n",
+      "$L__BB0_1: add.s32 %r1, %r1, 1; @%p1 bra.uni $L__BB0_1;\n",
+      "\tsetp.ne.and.s32 %p1|%p2, %r1, 0, %p3;\n",
+      "\tmma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, "
+      "{%f1,%f2,%f3,%f4};\n",
+  };
+  for (const char* body : snippets) {
+    std::string t = kernel(body);
+    auto r = parse(t);
+    EXPECT_TRUE(r.module.has_value()) << body << render(r.diagnostics, t);
+  }
+}
+
 }  // namespace
 }  // namespace softgpu::ptx

@@ -23,7 +23,9 @@ void check_result(const std::string& text, size_t max_errors = 20) {
   EXPECT_LE(errors, max_errors);
   EXPECT_NE(r.module.has_value(), errors > 0);
   std::string out = render(r.diagnostics, text);
-  if (errors > 0) EXPECT_NE(out.find("error: "), std::string::npos);
+  if (errors > 0) {
+    EXPECT_NE(out.find("error: "), std::string::npos);
+  }
   if (r.module) {
     // Whatever parses must also survive the printer round trip.
     std::string p = print(*r.module);
