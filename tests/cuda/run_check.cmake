@@ -27,7 +27,8 @@ else()
 endif()
 
 execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-message("command: ${cmd}\nexit code: ${rc}\n--- stdout ---\n${out}--- stderr ---\n${err}--------------")
+list(JOIN cmd " " cmd_text)
+message("command: ${cmd_text}\nexit code: ${rc}\n--- stdout ---\n${out}--- stderr ---\n${err}--------------")
 
 set(failures "")
 if(NOT "${rc}" STREQUAL "${EXPECT_RC}")
