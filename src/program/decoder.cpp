@@ -227,7 +227,10 @@ class FunctionDecoder {
 
   void collect_labels(const ptx::Block& b) {
     for (const auto& st : b.body) {
-      if (auto* l = std::get_if<ptx::Label>(&st)) labels_[l->name] = label_pc_;
+      if (auto* l = std::get_if<ptx::Label>(&st)) {
+        if (l->kind == ptx::Label::Kind::BranchTargets) branch_targets_[l->name] = l->targets;
+        else if (l->kind == ptx::Label::Kind::Plain) labels_[l->name] = label_pc_;
+      }
       else if (std::holds_alternative<ptx::Instruction>(st)) ++label_pc_;
       else if (auto* blk = std::get_if<std::shared_ptr<ptx::Block>>(&st)) collect_labels(**blk);
     }
@@ -344,9 +347,9 @@ class FunctionDecoder {
           switch (s->kind) {
             case Sym::Kind::RegRange: o.kind = OK::Reg; o.reg = s->base + idx; return o;
             case Sym::Kind::PredRange: o.kind = OK::Pred; o.reg = s->base + idx; o.negate = a.negate; return o;
-            case Sym::Kind::Shared: o.kind = OK::Imm; o.imm = shared_value(*s); return o;
-            case Sym::Kind::Local: o.kind = OK::FrameAddr; o.imm = s->base; return o;
-            case Sym::Kind::KParam: o.kind = OK::KParamAddr; o.imm = s->base; return o;
+            case Sym::Kind::Shared: o.kind = OK::Imm; o.imm = shared_value(*s) + a.ival; return o;
+            case Sym::Kind::Local: o.kind = OK::FrameAddr; o.imm = s->base + a.ival; return o;
+            case Sym::Kind::KParam: o.kind = OK::KParamAddr; o.imm = s->base + a.ival; return o;
             case Sym::Kind::FParam:
               error(a.loc, fmt::format("the address of function parameter '{}' cannot be taken", a.name));
               return o;
@@ -356,7 +359,7 @@ class FunctionDecoder {
           o.kind = OK::Imm;
           return o;
         }
-        if (auto v = module_symbol(a.name)) { o.kind = OK::Imm; o.imm = *v; return o; }
+        if (auto v = module_symbol(a.name)) { o.kind = OK::Imm; o.imm = *v + a.ival; return o; }
         if (auto f = fn_index_.find(a.name); f != fn_index_.end()) {
           o.kind = OK::Imm; o.imm = int64_t(kFunctionAddressBase + f->second); return o;
         }
