@@ -1,6 +1,7 @@
 // Shared helpers for the libcudart.so.13 C ABI layer: argument marshalling
 // only; the logic lives in softgpu::runtime.
 #pragma once
+#include <cuda_profiler_api.h>
 #include <cuda_runtime_api.h>
 
 #include <exception>

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Checks the built libcudart.so.13 the way the dynamic loader sees it:
+# soname, the libcudart.so.13 version node, and the entry points nvcc 13
+# programs import, each exported at that version. Usage: check_cudart_abi.sh LIB
+set -euo pipefail
+lib=$1
+fail=0
+soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+if [ "$soname" != "libcudart.so.13" ]; then echo "FAIL: soname is '$soname'"; fail=1; fi
+versions=$(readelf -V "$lib")
+if ! grep -q "Name: libcudart.so.13" <<<"$versions"; then echo "FAIL: no libcudart.so.13 version definition"; fail=1; fi
+exports=$(nm -D --defined-only "$lib")
+for sym in __cudaRegisterFatBinary __cudaRegisterFatBinaryEnd __cudaUnregisterFatBinary __cudaRegisterFunction \
+    __cudaRegisterVar __cudaRegisterManagedVar __cudaInitModule __cudaPushCallConfiguration \
+    __cudaPopCallConfiguration __cudaGetKernel __cudaLaunchKernel __cudaLaunchKernel_ptsz cudaLaunchKernel \
+    cudaMalloc cudaFree cudaMemcpy cudaMemcpyToSymbol cudaDeviceSynchronize cudaGetLastError cudaGetErrorString \
+    cudaEventCreate cudaEventRecord cudaEventSynchronize cudaEventElapsedTime cudaEventDestroy \
+    cudaGetDeviceProperties cudaDeviceGetAttribute cudaMallocManaged cudaHostAlloc cudaMemcpyAsync_ptsz \
+    cudaMemset_ptds cudaStreamSynchronize_ptsz cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags \
+    cudaFuncSetAttribute cudaGetErrorName cudaProfilerStart; do
+  if ! grep -qE " T ${sym}@@libcudart.so.13\$" <<<"$exports"; then echo "FAIL: ${sym}@@libcudart.so.13 not exported"; fail=1; fi
+done
+# Nothing but the CUDA API may leak out (our C++ internals stay local).
+leaked=$(grep -vE " (__cuda|cuda)[A-Za-z0-9_]*@@libcudart.so.13\$| A libcudart.so.13\$" <<<"$exports" || true)
+if [ -n "$leaked" ]; then echo "FAIL: unexpected exports:"; echo "$leaked" | head; fail=1; fi
+# A CUDA entry point compiled with C++ linkage would be silently hidden.
+mangled=$(nm "$lib" | grep -E " [tT] _Z[0-9]+_?_?cuda" || true)
+if [ -n "$mangled" ]; then echo "FAIL: CUDA entry points with C++ linkage (not exported):"; echo "$mangled"; fail=1; fi
+n=$(grep -c "@@libcudart.so.13" <<<"$exports")
+echo "libcudart.so.13: soname ok, $n versioned exports"
+exit $fail
