@@ -80,13 +80,13 @@ void exec_cvta(Warp& w, const Inst& in, uint32_t mask) {
   const bool narrow = program::type_size(in.type) == 4;
   if (in.m.to) {
     for_lanes(mask, [&](uint32_t l) {
-      uint64_t v = s[l] == 0 ? 0 : s[l] - win;
+      uint64_t v = s[l] - win;
       d[l] = narrow ? uint32_t(v) : v;
     });
   } else {
     for_lanes(mask, [&](uint32_t l) {
       uint64_t v = narrow ? uint32_t(s[l]) : s[l];
-      d[l] = (v == 0 && win) ? 0 : v + win;
+      d[l] = v + win;
     });
   }
 }

@@ -199,8 +199,8 @@ class FunctionDecoder {
       out_.formal_returns.emplace_back(off, sz);
       off += sz;
     }
-    param_cursor_ = off;
-    if (!fn_.body) return;
+    param_cursor_ = max_param_ = off;
+    if (!fn_.body) { out_.param_bytes = align_up(max_param_, 8); return; }
     collect_labels(*fn_.body);
     walk(*fn_.body);
     out_.param_bytes = align_up(max_param_, 8);
