@@ -141,7 +141,7 @@ LoadResult load_program(std::vector<ptx::Module> modules, DeviceMemory& memory) 
       k.name = f.name;
       for (auto [off, size, align] : f.kernel_params) k.params.push_back({off, size, align});
       k.param_bytes = f.kernel_param_bytes;
-      k.static_shared_bytes = lp->prog.static_shared_bytes;
+      k.static_shared_bytes = f.static_shared_bytes;
       k.local_bytes = f.local_bytes;
       k.num_regs = std::min<uint32_t>(f.num_regs, 255);
       k.max_threads_per_block = f.max_threads;

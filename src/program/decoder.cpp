@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstring>
 #include <map>
+#include <set>
 
 namespace softgpu::program {
 namespace {
@@ -262,6 +263,7 @@ class FunctionDecoder {
         shared_cursor_ = align_up(shared_cursor_, decl_align(d));
         scope[d.name] = Sym{Sym::Kind::Shared, shared_cursor_, 1};
         shared_cursor_ += uint32_t(decl_bytes(d));
+        out_.own_shared_bytes = align_up(out_.own_shared_bytes, decl_align(d)) + uint32_t(decl_bytes(d));
         break;
       }
       case Space::Param: {
@@ -313,7 +315,10 @@ class FunctionDecoder {
   // Module-level or cross-module symbol value: global/const address or shared offset.
   std::optional<int64_t> module_symbol(const std::string& name) {
     auto s = module_shared_.find(name);
-    if (s != module_shared_.end()) return int64_t(s->second);
+    if (s != module_shared_.end()) {
+      out_.module_shared_refs.push_back(name);
+      return s->second == 0xffffffffu ? kDynamicSharedMarker : int64_t(s->second);
+    }
     auto g = in_.variable_addresses->find(name);
     if (g != in_.variable_addresses->end()) return int64_t(g->second);
     return std::nullopt;
@@ -582,6 +587,34 @@ bool decode(const DecodeInput& in, Program& out, std::vector<ptx::Diagnostic>& d
                        fmt::format("function '{}' is declared but never defined", fn.name)});
   }
   out.static_shared_bytes = cursor;
+  // Per kernel: the .shared it can reach through its calls (for launch limits
+  // and occupancy; the executor's layout stays one for the whole program).
+  std::unordered_map<std::string, uint32_t> shared_size;
+  for (const auto& mod : *in.modules)
+    for (const auto& g : mod.globals)
+      if (g.space == Space::Shared && !(!g.dims.empty() && !g.dims.back()))
+        shared_size[g.name] = uint32_t(decl_bytes(g));
+  for (auto& k : out.functions) {
+    if (!k.is_entry) continue;
+    std::vector<uint8_t> seen(out.functions.size(), 0);
+    std::vector<uint32_t> work{out.function_index[k.name]};
+    std::set<std::string> refs;
+    uint32_t total = 0;
+    while (!work.empty()) {
+      uint32_t fi = work.back();
+      work.pop_back();
+      if (seen[fi]) continue;
+      seen[fi] = 1;
+      const Function& f = out.functions[fi];
+      total += f.own_shared_bytes;
+      refs.insert(f.module_shared_refs.begin(), f.module_shared_refs.end());
+      for (const auto& inst : f.code)
+        if (inst.op == Opcode::Call && !f.calls.empty() && !f.calls[inst.aux].indirect) work.push_back(inst.target);
+    }
+    for (const auto& r : refs)
+      if (auto it = shared_size.find(r); it != shared_size.end()) total += it->second;
+    k.static_shared_bytes = total;
+  }
   out.has_dynamic_shared = dynamic;
   out.dynamic_shared_offset = align_up(cursor, 16);
   // 4. Patch dynamic shared references and compute reconvergence points.

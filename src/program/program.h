@@ -137,6 +137,9 @@ struct Function {
   uint32_t kernel_param_bytes = 0;
   uint32_t max_threads = 0;    // .maxntid/.reqntid product
   uint32_t line = 0;
+  uint32_t own_shared_bytes = 0;              // .shared declared inside this function
+  std::vector<std::string> module_shared_refs;  // module-scope .shared variables it names
+  uint32_t static_shared_bytes = 0;  // entry: .shared this kernel and its callees can reach
 };
 
 // All functions of all loaded modules, linked.

@@ -50,6 +50,7 @@ struct VarDecl {
   std::vector<std::optional<uint64_t>> dims;  // array dimensions; nullopt = "[]" (unsized, e.g. extern shared)
   std::vector<InitValue> init;       // empty = no initializer
   // Parameter attributes: ".param .u64 .ptr .global .align 8 p".
+  bool managed = false;               // .attribute(.managed): a __managed__ variable
   bool is_ptr = false;
   std::optional<Space> ptr_space;
   uint32_t ptr_align = 0;

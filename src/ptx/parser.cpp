@@ -469,6 +469,24 @@ bool Parser::parse_decl_head(VarDecl& d, bool is_param) {
       }
       d.type = ty;
       have_type = true;
+    } else if (s == ".attribute") {
+      // ".attribute(.managed)" marks a __managed__ variable; other attributes
+      // (".unified(...)") are read and ignored, balanced parentheses included.
+      if (!accept_punct('(')) {
+        unexpected("'(' after .attribute");
+        return false;
+      }
+      int depth = 1;
+      while (depth > 0 && peek().kind != Tok::Eof) {
+        const Token& a = next();
+        if (a.kind == Tok::Directive && a.text == ".managed") d.managed = true;
+        else if (a.kind == Tok::Punct && a.punct == '(') ++depth;
+        else if (a.kind == Tok::Punct && a.punct == ')') --depth;
+      }
+      if (depth > 0) {
+        unexpected("')' closing .attribute");
+        return false;
+      }
     } else if (s == ".ptr" && is_param) {
       d.is_ptr = true;
     } else if (d.is_ptr && (s == ".global" || s == ".shared" || s == ".const" || s == ".local")) {
