@@ -18,7 +18,7 @@ check() {  # name expected-stdout-regex program args...
     echo "FAIL  $name"; sed 's/^/      /' <<<"$out" | head -20; fails=$((fails + 1))
   fi
 }
-for p in vector_add transpose sgemm reduction histogram scan control_flow recursion symbols dynamic_smem \
+for p in vector_add transpose sgemm reduction histogram scan control_flow recursion function_pointers symbols dynamic_smem \
          streams managed_pinned math rdc; do
   check "$p" "PASS $p" "$bin/$p"
 done

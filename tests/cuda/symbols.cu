@@ -16,6 +16,7 @@ __global__ void use_symbols(float* out) {
   for (int k = 7; k >= 0; --k) acc = acc * x + c_coef[k];  // Horner; x and coefs are small integers: exact
   out[i] = acc + (float)c_bias + (float)d_init[i & 3];
   atomicAdd(&d_counter, 1);
+  __syncthreads();  // every thread has read d_init before it is overwritten
   if (i == 0) d_init[0] = 99;
 }
 
