@@ -150,13 +150,13 @@ void exec_slct_s32(Warp& w, const Inst& in, uint32_t mask) {
 
 ExecFn bind_add(const Inst& in) {
   if (is_float(in.type)) return fbind::add(in);
-  if (in.m.cc) return nullptr;  // carry flag not modelled yet
+  if (in.m.cc) return bind_carry(in);
   if (in.m.sat) return in.type == Type::S32 ? &binary<int32_t, int32_t, int32_t, AddSat> : nullptr;
   return by_int(in.type, []<class T>() -> ExecFn { return &binary<T, T, T, Add<T>>; });
 }
 ExecFn bind_sub(const Inst& in) {
   if (is_float(in.type)) return fbind::sub(in);
-  if (in.m.cc) return nullptr;
+  if (in.m.cc) return bind_carry(in);
   if (in.m.sat) return in.type == Type::S32 ? &binary<int32_t, int32_t, int32_t, SubSat> : nullptr;
   return by_int(in.type, []<class T>() -> ExecFn { return &binary<T, T, T, Sub<T>>; });
 }
@@ -176,7 +176,7 @@ ExecFn bind_mul(const Inst& in) {
 }
 ExecFn bind_mad(const Inst& in) {
   if (is_float(in.type)) return fbind::mad(in);
-  if (in.m.cc) return nullptr;
+  if (in.m.cc) return bind_carry(in);
   switch (in.m.mul) {
     case MulMode::Hi:
       if (in.m.sat) return in.type == Type::S32 ? &ternary<int32_t, int32_t, int32_t, int32_t, MadHiSat> : nullptr;
@@ -393,6 +393,9 @@ void register_integer_handlers(HandlerTable& t) {
   using namespace ops;
   auto set = [&](Opcode op, BindFn f) { t.bind[size_t(op)] = f; };
   set(Opcode::Add, &bind_add);
+  set(Opcode::Addc, &bind_carry);
+  set(Opcode::Subc, &bind_carry);
+  set(Opcode::Madc, &bind_carry);
   set(Opcode::Sub, &bind_sub);
   set(Opcode::Mul, &bind_mul);
   set(Opcode::Mad, &bind_mad);

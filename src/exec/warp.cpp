@@ -240,8 +240,13 @@ void Warp::exec_call(const Inst& in, uint32_t mask) {
     bool uniform = true;
     for_lanes(mask, [&](uint32_t l) { uniform &= t[l] == v; });
     if (!uniform) {
-      fault(Status::NotSupported, first, 0, "indirect call with different targets across a warp is not supported");
-      return;
+      // Lanes calling the first lane's target go now; the others re-execute
+      // this call afterwards, and everyone rejoins after it.
+      uint32_t same = 0;
+      for_lanes(mask, [&](uint32_t l) { if (t[l] == v) same |= 1u << l; });
+      const uint32_t call_pc = simt_.back().pc - 1;
+      simt_.push_back({call_pc, call_pc + 1, mask & ~same});
+      mask = same;
     }
     if (v < program::kFunctionAddressBase || v - program::kFunctionAddressBase >= L_.lp->prog.functions.size()) {
       fault(Status::InvalidPc, first, v, "indirect call through an address that is not a function");

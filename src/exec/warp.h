@@ -103,6 +103,7 @@ class Warp {
   uint64_t run(uint64_t budget);
 
   WarpState state = WarpState::Ready;
+  uint32_t carry = 0;  // CC.CF per lane, written by .cc arithmetic, read by addc/subc/madc
   // Barrier arrival, read by the CTA scheduler (exec/cta.cpp).
   uint32_t bar_id = 0;
   uint32_t bar_expected = 0;   // thread count operand, 0 = every live thread of the CTA
@@ -197,5 +198,7 @@ void register_float_handlers(HandlerTable& t);
 void register_convert_handlers(HandlerTable& t);
 void register_memory_handlers(HandlerTable& t);
 void register_warp_handlers(HandlerTable& t);
+// Extended-precision arithmetic through the carry flag (add.cc, addc, ...).
+ExecFn bind_carry(const Inst& in);
 
 }  // namespace softgpu::exec

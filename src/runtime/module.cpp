@@ -1,4 +1,5 @@
 // Module, kernel and variable registries; kernel launch.
+#include <fstream>
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -177,6 +178,9 @@ Status Runtime::load_module(Module& m) {
   std::vector<ptx::Module> modules;
   try {
     for (size_t i = 0; i < texts.size(); ++i) {
+      if (const char* d = std::getenv("SOFTGPU_DUMP_PTX"); d && *d) {
+        std::ofstream(fmt::format("{}/{}", d, names[i])) << texts[i];
+      }
       auto r = ptx::parse(texts[i], names[i]);
       if (!r.module || ptx::has_errors(r.diagnostics))
         return fail(Status::InvalidPtx, "softgpu: cannot parse the program's PTX:\n" +
@@ -308,7 +312,9 @@ Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, s
   if (grid.count() == 0 || block.count() == 0 || block.x > g.max_block_dim_x || block.y > g.max_block_dim_y ||
       block.z > g.max_block_dim_z || block.count() > g.max_threads_per_block || grid.x > g.max_grid_dim_x ||
       grid.y > g.max_grid_dim_y || grid.z > g.max_grid_dim_z)
-    return finish(Status::InvalidConfiguration);
+    // CUDA 13 returns cudaErrorInvalidValue (not InvalidConfiguration) for
+    // every bad launch shape: measured on an H200 (tests/cuda/misuse.cu).
+    return finish(Status::InvalidValue);
   // More threads than __launch_bounds__/.maxntid allows: the kernel was
   // compiled for fewer, as on hardware.
   if (info->max_threads_per_block && block.count() > info->max_threads_per_block)

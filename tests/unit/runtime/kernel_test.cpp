@@ -164,12 +164,12 @@ TEST_F(KernelTest, LaunchValidationCodes) {
   int n = 0;
   void* args[] = {&d, &s, &n};
   auto L = [&](Dim3 g, Dim3 b, size_t shm = 0) { return rt.launch(&k_scale, g, b, args, shm, nullptr); };
-  EXPECT_EQ(L({1, 1, 1}, {1025, 1, 1}), Status::InvalidConfiguration);
-  EXPECT_EQ(L({1, 1, 1}, {1, 1, 65}), Status::InvalidConfiguration);
-  EXPECT_EQ(L({1, 1, 1}, {64, 32, 1}), Status::InvalidConfiguration);  // 2048 threads
-  EXPECT_EQ(L({0, 1, 1}, {32, 1, 1}), Status::InvalidConfiguration);
-  EXPECT_EQ(L({1, 1, 1}, {0, 1, 1}), Status::InvalidConfiguration);
-  EXPECT_EQ(L({1, 65536, 1}, {32, 1, 1}), Status::InvalidConfiguration);
+  EXPECT_EQ(L({1, 1, 1}, {1025, 1, 1}), Status::InvalidValue);
+  EXPECT_EQ(L({1, 1, 1}, {1, 1, 65}), Status::InvalidValue);
+  EXPECT_EQ(L({1, 1, 1}, {64, 32, 1}), Status::InvalidValue);  // 2048 threads
+  EXPECT_EQ(L({0, 1, 1}, {32, 1, 1}), Status::InvalidValue);
+  EXPECT_EQ(L({1, 1, 1}, {0, 1, 1}), Status::InvalidValue);
+  EXPECT_EQ(L({1, 65536, 1}, {32, 1, 1}), Status::InvalidValue);
   EXPECT_EQ(L({1, 1, 1}, {32, 1, 1}, 49153), Status::InvalidValue);
   EXPECT_EQ(L({1, 1, 1}, {32, 1, 1}, 49152), Status::Success);
   EXPECT_EQ(rt.launch(&k_bounded, {1, 1, 1}, {256, 1, 1}, nullptr, 0, nullptr), Status::LaunchOutOfResources);
