@@ -69,6 +69,9 @@ const HandlerTable& handler_table() {
     register_float_handlers(h);
     register_convert_handlers(h);
     register_warp_handlers(h);
+    register_tensor_handlers(h);
+    register_async_handlers(h);
+    register_texture_handlers(h);
     return h;
   }();
   return t;

@@ -198,6 +198,9 @@ void register_float_handlers(HandlerTable& t);
 void register_convert_handlers(HandlerTable& t);
 void register_memory_handlers(HandlerTable& t);
 void register_warp_handlers(HandlerTable& t);
+void register_tensor_handlers(HandlerTable& t);   // wmma, mma, ldmatrix, stmatrix
+void register_async_handlers(HandlerTable& t);    // cp.async, mbarrier, f16/bf16 atomics
+void register_texture_handlers(HandlerTable& t);  // tex, suld, sust
 // Extended-precision arithmetic through the carry flag (add.cc, addc, ...).
 ExecFn bind_carry(const Inst& in);
 
