@@ -99,6 +99,7 @@ struct ExecOptions {
   uint64_t local_bytes_per_thread = 64 * 1024;  // call stack + .local
   uint32_t sm_count = 132;              // for %nsmid / %smid
   InstructionObserver* observer = nullptr;  // null = fast path
+  const class TextureRegistry* textures = nullptr;  // texture/surface objects (exec/texture.h)
 };
 
 struct Fault {

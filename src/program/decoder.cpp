@@ -375,6 +375,13 @@ class FunctionDecoder {
       case ptx::Operand::Kind::Address: {
         o.kind = OK::Addr;
         o.imm = a.ival;
+        if (!a.list.empty()) {  // texture/surface coordinates: "[handle, {x, y}]"
+          std::vector<Operand> elems;
+          for (const auto& e : a.list) elems.push_back(operand(e, in, false));
+          o.vec_begin = uint32_t(out_.vec_operands.size());
+          o.vec_n = uint8_t(elems.size());
+          out_.vec_operands.insert(out_.vec_operands.end(), elems.begin(), elems.end());
+        }
         if (a.name.empty()) return o;
         uint32_t idx = 0;
         const Sym* s = lookup(a.name, &idx);

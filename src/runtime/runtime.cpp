@@ -221,6 +221,7 @@ exec::ExecOptions Runtime::exec_options() const {
   o.threads = opts_.threads ? opts_.threads : std::max(1u, std::thread::hardware_concurrency());
   o.watchdog_seconds = opts_.watchdog_seconds;
   o.sm_count = gpu_.sm_count;
+  o.textures = texture_registry(*this);
   if (auto it = limits_.find(Limit::StackSize); it != limits_.end())
     o.local_bytes_per_thread = std::max<uint64_t>(o.local_bytes_per_thread, it->second);
   return o;

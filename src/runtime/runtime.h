@@ -227,4 +227,53 @@ class Runtime {
 // Human-readable description of a status (used by error messages and tests).
 const char* status_name(Status s);
 
+// ============================================================================
+// Texture and surface objects, CUDA arrays (src/runtime/texture.cpp; owned by
+// the texture engineer). Kept outside the Runtime class: the state lives in a
+// per-Runtime side table; copies go through Runtime::memcpy_2d.
+// ============================================================================
+struct ChannelDesc { int x = 0, y = 0, z = 0, w = 0, kind = 0; };  // cudaChannelFormatDesc
+inline constexpr unsigned kArrayLayered = 0x1;          // cudaArrayLayered
+inline constexpr unsigned kArraySurfaceLoadStore = 0x2; // cudaArraySurfaceLoadStore
+struct ArrayInfo { ChannelDesc desc; size_t width = 0, height = 0, depth = 0; unsigned flags = 0; };
+// A resource as cudaResourceDesc describes it (array, linear or pitch2D).
+struct ResourceSpec {
+  enum Kind { Array = 0, Mipmapped = 1, Linear = 2, Pitch2D = 3 } kind = Array;
+  void* array = nullptr;
+  void* ptr = nullptr;
+  ChannelDesc desc;
+  size_t size_bytes = 0, width = 0, height = 0, pitch = 0;
+};
+struct TextureSpec {
+  int address[3] = {0, 0, 0};  // cudaTextureAddressMode
+  int filter = 0, read_mode = 0, srgb = 0, normalized_coords = 0;
+  float border[4] = {0, 0, 0, 0};
+};
+struct Pos3 { size_t x = 0, y = 0, z = 0; };
+// One side of a 3-D copy: an array (positions in elements) or pitched memory (x in bytes).
+struct Copy3DSide { void* array = nullptr; void* ptr = nullptr; size_t pitch = 0, xsize = 0, ysize = 0; Pos3 pos; };
+
+// Extent: width/height/depth as cudaExtent (height 0 = 1-D, depth 0 = not 3-D).
+Status array_create(Runtime& rt, void** out, const ChannelDesc& desc, size_t width, size_t height, size_t depth,
+                    unsigned flags);
+Status array_free(Runtime& rt, void* array);
+Status array_info(Runtime& rt, const void* array, ArrayInfo* out);
+// 2-D copy into/out of an array; woffset and width in bytes, hoffset and height in rows.
+Status array_copy_to(Runtime& rt, void* array, size_t woffset, size_t hoffset, const void* src, size_t spitch,
+                     size_t width, size_t height, CopyKind kind);
+Status array_copy_from(Runtime& rt, void* dst, size_t dpitch, const void* array, size_t woffset, size_t hoffset,
+                       size_t width, size_t height, CopyKind kind);
+// Extent in elements when either side is an array, else width in bytes.
+Status copy_3d(Runtime& rt, const Copy3DSide& src, const Copy3DSide& dst, size_t width, size_t height, size_t depth,
+               CopyKind kind);
+Status texture_create(Runtime& rt, uint64_t* out, const ResourceSpec& res, const TextureSpec& tex);
+Status texture_destroy(Runtime& rt, uint64_t handle);
+Status texture_resource(Runtime& rt, uint64_t handle, ResourceSpec* out);
+Status texture_spec(Runtime& rt, uint64_t handle, TextureSpec* out);
+Status surface_create(Runtime& rt, uint64_t* out, const ResourceSpec& res);
+Status surface_destroy(Runtime& rt, uint64_t handle);
+Status surface_resource(Runtime& rt, uint64_t handle, ResourceSpec* out);
+// The registry launches read (ExecOptions::textures).
+const exec::TextureRegistry* texture_registry(const Runtime& rt);
+
 }  // namespace softgpu::runtime
