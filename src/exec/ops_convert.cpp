@@ -122,6 +122,8 @@ double rd(uint64_t b) {
   else if constexpr (S == Type::BF16) return bf16_to_f32(uint16_t(b));
   else if constexpr (S == Type::F32) return from_bits<float>(b);
   else if constexpr (S == Type::F64) return from_bits<double>(b);
+  else if constexpr (S == Type::E4M3) return decode_mini(uint32_t(b & 0xff), kE4M3);
+  else if constexpr (S == Type::E5M2) return decode_mini(uint32_t(b & 0xff), kE5M2);
   else if constexpr (S == Type::S8) return double(int8_t(b));
   else if constexpr (S == Type::S16) return double(int16_t(b));
   else if constexpr (S == Type::S32) return double(int32_t(b));
@@ -181,6 +183,7 @@ ExecFn generic_from(Type s) {
   switch (s) {
 #define S_(T) case Type::T: return &exec_generic<D, Type::T>;
     S_(F16) S_(BF16) S_(F32) S_(F64) S_(S8) S_(S16) S_(S32) S_(S64) S_(U8) S_(U16) S_(U32) S_(U64)
+    S_(E4M3) S_(E5M2)
 #undef S_
     default: return nullptr;
   }
@@ -193,6 +196,35 @@ ExecFn generic(Type d, Type s) {
 #undef D_
     default: return nullptr;
   }
+}
+
+// cvt.{rni,rzi,rmi,rpi}{.ftz}{.sat}.f16.f16 / .bf16.bf16: round to an
+// integral value in the same format (exact: an integer near a representable
+// value is representable, except when it rounds past the largest finite,
+// which cannot happen for the integral rounding of a finite value).
+template <bool BF>
+void exec_half_irnd(Warp& w, const Inst& in, uint32_t mask) {
+  uint64_t s1[kWarpSize];
+  const uint64_t* a = w.src(in.o[1], s1);
+  uint64_t* d = w.dst(in.o[0]);
+  if (!d) return;
+  const Round r = in.m.rnd;
+  const bool z = in.m.ftz, sat = in.m.sat;
+  const MiniFormat& F = BF ? kBF16 : kF16;
+  for_lanes(mask, [&](uint32_t l) {
+    uint32_t h = uint32_t(a[l] & 0xffff);
+    if (z && (h & (BF ? 0x7f80u : 0x7c00u)) == 0) h &= 0x8000u;
+    double v = decode_mini(h, F);
+    if (v != v) { d[l] = BF ? kCanonicalNanBF16 : kCanonicalNanF16; return; }
+    switch (r) {
+      case Round::Rzi: v = std::trunc(v); break;
+      case Round::Rmi: v = std::floor(v); break;
+      case Round::Rpi: v = std::ceil(v); break;
+      default: v = std::nearbyint(v); break;  // ties to even under the default host mode
+    }
+    if (sat) v = sat01(v);
+    d[l] = encode_mini(v, F, Round::Rn);  // keeps the sign of zero (e.g. -0.3 -> -0)
+  });
 }
 
 // Packed destinations from two f32 sources: d = {enc(a) high, enc(b) low}.
@@ -340,9 +372,15 @@ ExecFn bind_cvt(const Inst& in) {
   if (is_mini(D) || is_mini(S)) {
     if (is_int(D) && irnd_index(r) < 0) return nullptr;
     if (D == Type::TF32 && S != Type::F32) return nullptr;
-    if (S == Type::TF32 || S == Type::E4M3 || S == Type::E5M2) return nullptr;
+    if (S == Type::TF32) return nullptr;
+    if ((D == Type::F16 || D == Type::BF16) && D == S && irnd_index(r) >= 0)
+      return D == Type::BF16 ? &exec_half_irnd<true> : &exec_half_irnd<false>;
+    if ((S == Type::E4M3 || S == Type::E5M2) && (is_int(D) || D == Type::E4M3 || D == Type::E5M2)) return nullptr;
+    // fp8 sources widen exactly into f16/bf16/f32/f64 (no mode needed).
+    const bool fp8_src = S == Type::E4M3 || S == Type::E5M2;
     if (is_mini(D) && !is_mini(S) && r == Round::None) return nullptr;  // narrowing needs a mode
-    if (is_mini(D) && irnd_index(r) >= 0) return nullptr;              // cvt.rni.f16.f16: not supported
+    if (is_mini(D) && irnd_index(r) >= 0) return nullptr;
+    if (fp8_src && (D == Type::TF32)) return nullptr;
     return generic(D, S);
   }
   return nullptr;

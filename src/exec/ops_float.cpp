@@ -95,6 +95,26 @@ template <bool Z, int K> struct FSpecial {
   }
 };
 template <class T> struct FCopysign { static T f(T a, T b) { return std::copysign(b, a); } };
+// Three-input min/max (sm_100): NaN-ignoring (or .NaN-propagating) min/max
+// is associative, so min(a, b, c) = min(min(a, b), c); .abs takes |x| first.
+template <bool Z, bool N, bool Max, bool Abs> struct FMinMax3 {
+  static float f(float a, float b, float c) {
+    a = fin<float, Z>(a); b = fin<float, Z>(b); c = fin<float, Z>(c);
+    if (Abs) { a = std::fabs(a); b = std::fabs(b); c = std::fabs(c); }
+    return fminmax<float, N>(fminmax<float, N>(a, b, Max), c, Max);
+  }
+};
+// .xorsign.abs: |result| = min/max(|a|, |b|), sign = sign(a) XOR sign(b).
+// A NaN result stays the canonical NaN.
+template <class T> inline T xorsign_abs(T a, T b, bool nan_out, bool is_max) {
+  const bool s = std::signbit(a) != std::signbit(b);
+  T r = nan_out ? fminmax<T, true>(std::fabs(a), std::fabs(b), is_max) : fminmax<T, false>(std::fabs(a), std::fabs(b), is_max);
+  if (r != r) return r;
+  return s ? -r : r;
+}
+template <bool Z, bool N, bool Max> struct FMinMaxXs {
+  static float f(float a, float b) { return xorsign_abs<float>(fin<float, Z>(a), fin<float, Z>(b), N, Max); }
+};
 
 // ---- f16 / bf16 ----
 template <bool BF> inline double hdec(uint32_t h) { return BF ? double(bf16_to_f32(uint16_t(h))) : double(f16_to_f32(uint16_t(h))); }
@@ -153,6 +173,46 @@ void exec_half_sign(Warp& w, const Inst& in, uint32_t mask) {
   auto one = [](uint32_t h) {
     if (Z) h = hftz<BF>(h);
     return Abs ? (h & 0x7fffu) : (h ^ 0x8000u);
+  };
+  for_lanes(mask, [&](uint32_t l) {
+    uint64_t r = one(uint32_t(a[l] & 0xffff));
+    if (X2) r |= uint64_t(one(uint32_t(a[l] >> 16 & 0xffff))) << 16;
+    d[l] = r;
+  });
+}
+
+// min/max.xorsign.abs on f16/bf16 (scalar and x2).
+template <bool BF, bool Max, bool N, bool Z, bool X2>
+void exec_half_xs(Warp& w, const Inst& in, uint32_t mask) {
+  uint64_t s1[kWarpSize], s2[kWarpSize];
+  const uint64_t* a = w.src(in.o[1], s1);
+  const uint64_t* b = w.src(in.o[2], s2);
+  uint64_t* d = w.dst(in.o[0]);
+  if (!d) return;
+  auto one = [](uint32_t x, uint32_t y) {
+    if (Z) { x = hftz<BF>(x); y = hftz<BF>(y); }
+    uint32_t h = henc<BF>(xorsign_abs<double>(hdec<BF>(x), hdec<BF>(y), N, Max));
+    return Z ? hftz<BF>(h) : h;
+  };
+  for_lanes(mask, [&](uint32_t l) {
+    uint64_t r = one(uint32_t(a[l] & 0xffff), uint32_t(b[l] & 0xffff));
+    if (X2) r |= uint64_t(one(uint32_t(a[l] >> 16 & 0xffff), uint32_t(b[l] >> 16 & 0xffff))) << 16;
+    d[l] = r;
+  });
+}
+// ex2.approx / tanh.approx on f16/bf16 (scalar and x2): evaluated in double
+// and rounded once to nearest (within the ISA's error bound for .approx).
+template <bool BF, int K, bool Z, bool X2>
+void exec_half_special(Warp& w, const Inst& in, uint32_t mask) {
+  uint64_t s1[kWarpSize];
+  const uint64_t* a = w.src(in.o[1], s1);
+  uint64_t* d = w.dst(in.o[0]);
+  if (!d) return;
+  auto one = [](uint32_t x) {
+    if (Z) x = hftz<BF>(x);
+    const double v = hdec<BF>(x);
+    uint32_t h = henc<BF>(K == 0 ? std::exp2(v) : std::tanh(v));
+    return Z ? hftz<BF>(h) : h;
   };
   for_lanes(mask, [&](uint32_t l) {
     uint64_t r = one(uint32_t(a[l] & 0xffff));
@@ -271,14 +331,45 @@ ExecFn div(const Inst& in) {
   }
   return nullptr;
 }
+template <bool Max, bool Z, bool N>
+ExecFn pick_minmax3(bool ab) {
+  return ab ? &ternary<float, float, float, float, FMinMax3<Z, N, Max, true>>
+            : &ternary<float, float, float, float, FMinMax3<Z, N, Max, false>>;
+}
+template <bool Max, bool N>
+ExecFn pick_half_xs(const HalfMods& h, bool z) {
+#define HX(BF, X2) \
+  if (h.bf == BF && h.x2 == X2) return z ? &exec_half_xs<BF, Max, N, true, X2> : &exec_half_xs<BF, Max, N, false, X2>;
+  HX(false, false) HX(false, true) HX(true, false) HX(true, true)
+#undef HX
+  return nullptr;
+}
 template <bool Max>
 ExecFn minmax(const Inst& in) {
-  if (in.nops != 3) return nullptr;
   const bool n = has_mod(in, ".NaN");
-  if (has_mod(in, ".xorsign")) return nullptr;
+  const bool xs = has_mod(in, ".xorsign");
+  const bool ab = has_mod(in, ".abs");
+  const bool z = in.m.ftz;
+  if (xs && !ab) return nullptr;  // the modifier is .xorsign.abs
+  if (in.nops == 4) {  // min/max{.ftz}{.NaN}{.abs}.f32 d, a, b, c
+    if (in.type != Type::F32 || xs || in.m.relu) return nullptr;
+    if (z) return n ? pick_minmax3<Max, true, true>(ab) : pick_minmax3<Max, true, false>(ab);
+    return n ? pick_minmax3<Max, false, true>(ab) : pick_minmax3<Max, false, false>(ab);
+  }
+  if (in.nops != 3) return nullptr;
+  if (xs) {
+    if (in.m.relu) return nullptr;
+    if (in.type == Type::F32) {
+      if (z) return n ? &binary<float, float, float, FMinMaxXs<true, true, Max>> : &binary<float, float, float, FMinMaxXs<true, false, Max>>;
+      return n ? &binary<float, float, float, FMinMaxXs<false, true, Max>> : &binary<float, float, float, FMinMaxXs<false, false, Max>>;
+    }
+    HalfMods h{};
+    if (!half_type(in.type, h) || (h.bf && z)) return nullptr;
+    return n ? pick_half_xs<Max, true>(h, z) : pick_half_xs<Max, false>(h, z);
+  }
+  if (ab) return nullptr;  // .abs alone: three-input form only
   if (in.type == Type::F32) {
     if (in.m.relu) return nullptr;
-    const bool z = in.m.ftz;
     if (z && n) return &binary<float, float, float, FMinMax<float, true, true, Max>>;
     if (z) return &binary<float, float, float, FMinMax<float, true, false, Max>>;
     if (n) return &binary<float, float, float, FMinMax<float, false, true, Max>>;
@@ -359,7 +450,63 @@ ExecFn set_with(const Inst& in, bool fdst) {
     return fdst ? &set_exec<Get, C, true> : &set_exec<Get, C, false>;
   }, true);
 }
+// set with f16/bf16 sources (scalar or x2). Each compared half gives all
+// ones (integer destinations: 0xffff per half, 0xffffffff for a scalar
+// source into a 32-bit integer) or 1.0 in the destination's float format.
+template <bool BF, class Cmp>
+void exec_set_half(Warp& w, const Inst& in, uint32_t mask) {
+  uint64_t s1[kWarpSize], s2[kWarpSize];
+  const uint64_t* a = w.src(in.o[1], s1);
+  const uint64_t* b = w.src(in.o[2], s2);
+  uint64_t* d = w.dst(in.o[0]);
+  const bool x2 = in.type2 == Type::F16x2 || in.type2 == Type::BF16x2;
+  const bool z = in.m.ftz;
+  const uint32_t c = in.m.boolop != program::BoolOp::None ? w.pred_value(in.o[3]) : 0;
+  uint32_t one;  // value of a true 16-bit result
+  switch (in.type) {
+    case Type::F16: case Type::F16x2: one = 0x3c00; break;
+    case Type::BF16: case Type::BF16x2: one = 0x3f80; break;
+    default: one = 0xffff; break;
+  }
+  const bool wide_true = !x2 && program::type_size(in.type) == 4;  // scalar source, 32-bit integer destination
+  if (!d) return;
+  for_lanes(mask, [&](uint32_t l) {
+    auto cmp = [&](uint32_t x, uint32_t y) {
+      if (z) { x = hftz<BF>(x); y = hftz<BF>(y); }
+      bool r = Cmp::f(hdec<BF>(x), hdec<BF>(y));
+      return (combine(in.m.boolop, r ? kFullMask : 0, c) >> l & 1) != 0;
+    };
+    const bool lo = cmp(uint32_t(a[l] & 0xffff), uint32_t(b[l] & 0xffff));
+    if (!x2) {
+      d[l] = lo ? (wide_true ? 0xffffffffu : one) : 0;
+      return;
+    }
+    const bool hi = cmp(uint32_t(a[l] >> 16 & 0xffff), uint32_t(b[l] >> 16 & 0xffff));
+    d[l] = (lo ? one : 0) | (uint64_t(hi ? one : 0) << 16);
+  });
+}
+ExecFn set_half(const Inst& in) {
+  HalfMods h{};
+  if (!half_type(in.type2, h)) return nullptr;
+  if (h.bf && in.m.ftz) return nullptr;
+  switch (in.type) {
+    case Type::U16: case Type::S16: case Type::U32: case Type::S32: case Type::B32: break;
+    case Type::F16: case Type::BF16: case Type::F16x2: case Type::BF16x2: {
+      // Float destinations match the source format, packed or not.
+      HalfMods dh{};
+      half_type(in.type, dh);
+      if (dh.bf != h.bf || (dh.x2 && !h.x2)) return nullptr;
+      break;
+    }
+    default: return nullptr;
+  }
+  return by_cmp(in.m.cmp, [bf = h.bf]<class C>() -> ExecFn {
+    return bf ? &exec_set_half<true, C> : &exec_set_half<false, C>;
+  }, true);
+}
 ExecFn set(const Inst& in) {
+  if (in.type2 == Type::F16 || in.type2 == Type::BF16 || in.type2 == Type::F16x2 || in.type2 == Type::BF16x2)
+    return set_half(in);
   const bool fdst = in.type == Type::F32;
   if (!fdst && in.type != Type::U32 && in.type != Type::S32 && in.type != Type::B32) return nullptr;
   switch (in.type2) {
@@ -407,13 +554,29 @@ ExecFn bind_rsqrt(const Inst& in) {
   if (in.type == Type::F64) return &unary<double, double, FRsqrt<double, false>>;  // .ftz: no f64 subnormal flush
   return pick_unary_z<FRsqrt>(in, false);
 }
+// ex2 (K = 0) / tanh (K = 1) .approx on f16, f16x2 (no .ftz) and bf16,
+// bf16x2 (ex2 needs .ftz there; tanh takes none).
+template <int K>
+ExecFn half_special(const Inst& in) {
+  HalfMods h{};
+  if (!in.m.approx || !half_type(in.type, h)) return nullptr;
+  const bool z = in.m.ftz;
+  if (K == 0 ? (z != h.bf) : z) return nullptr;
+#define HSP(BF, X2) \
+  if (h.bf == BF && h.x2 == X2) return z ? &exec_half_special<BF, K, true, X2> : &exec_half_special<BF, K, false, X2>;
+  HSP(false, false) HSP(false, true) HSP(true, false) HSP(true, true)
+#undef HSP
+  return nullptr;
+}
 template <int K>
 ExecFn bind_special(const Inst& in) {
+  if (K == 3 && in.type != Type::F32) return half_special<0>(in);
   if (in.type != Type::F32 || !in.m.approx) return nullptr;
   return in.m.ftz ? &unary<float, float, FSpecial<true, K>> : &unary<float, float, FSpecial<false, K>>;
 }
 ExecFn bind_tanh(const Inst& in) {
-  if (in.type != Type::F32 || !in.m.approx) return nullptr;
+  if (in.type != Type::F32) return half_special<1>(in);
+  if (!in.m.approx) return nullptr;
   return &unary<float, float, FSpecial<false, 4>>;
 }
 ExecFn bind_copysign(const Inst& in) {

@@ -91,6 +91,38 @@ template <bool Left, bool Wrap, bool Arith> struct Shf {
     return Left ? S::shf_l(a, b, c, Wrap) : S::shf_r(a, b, c, Wrap, Arith);
   }
 };
+// .s16x2/.u16x2: two independent 16-bit lanes. K: 0 add, 1 sub, 2 min, 3 max.
+template <bool Signed, int K, bool Relu> struct Packed16 {
+  static uint32_t f(uint32_t a, uint32_t b) {
+    uint32_t r = 0;
+    for (int i = 0; i < 2; ++i) {
+      const uint16_t x = uint16_t(a >> (16 * i)), y = uint16_t(b >> (16 * i));
+      uint16_t z;
+      if constexpr (K == 0) z = uint16_t(x + y);
+      else if constexpr (K == 1) z = uint16_t(x - y);
+      else if constexpr (Signed) z = uint16_t((int16_t(x) < int16_t(y)) == (K == 2) ? x : y);
+      else z = (x < y) == (K == 2) ? x : y;
+      if (Relu && int16_t(z) < 0) z = 0;
+      r |= uint32_t(z) << (16 * i);
+    }
+    return r;
+  }
+};
+// The packed types are not decoded into in.type; they stay in raw_mods.
+// Returns the handler for a packed form, nullptr if the instruction is not one.
+template <int K>
+ExecFn bind_packed16(const Inst& in, bool& is_packed) {
+  using U3 = uint32_t;
+  const bool s = has_mod(in, ".s16x2"), u = has_mod(in, ".u16x2");
+  is_packed = s || u;
+  if (!is_packed || in.nops != 3 || in.m.sat || in.m.cc) return nullptr;
+  if (in.m.relu) {
+    if (!s || K < 2) return nullptr;  // .relu: min/max.s16x2 only
+    return &binary<U3, U3, U3, Packed16<true, K, true>>;
+  }
+  return s ? &binary<U3, U3, U3, Packed16<true, K, false>> : &binary<U3, U3, U3, Packed16<false, K, false>>;
+}
+
 template <int Mode> struct Prmt { static uint32_t f(uint32_t a, uint32_t b, uint32_t c) { return S::prmt(a, b, c, Mode); } };
 
 // ---- handlers with non-standard operand shapes ----
@@ -149,12 +181,16 @@ void exec_slct_s32(Warp& w, const Inst& in, uint32_t mask) {
   }
 
 ExecFn bind_add(const Inst& in) {
+  bool packed = false;
+  if (ExecFn f = bind_packed16<0>(in, packed); packed) return f;
   if (is_float(in.type)) return fbind::add(in);
   if (in.m.cc) return bind_carry(in);
   if (in.m.sat) return in.type == Type::S32 ? &binary<int32_t, int32_t, int32_t, AddSat> : nullptr;
   return by_int(in.type, []<class T>() -> ExecFn { return &binary<T, T, T, Add<T>>; });
 }
 ExecFn bind_sub(const Inst& in) {
+  bool packed = false;
+  if (ExecFn f = bind_packed16<1>(in, packed); packed) return f;
   if (is_float(in.type)) return fbind::sub(in);
   if (in.m.cc) return bind_carry(in);
   if (in.m.sat) return in.type == Type::S32 ? &binary<int32_t, int32_t, int32_t, SubSat> : nullptr;
@@ -233,6 +269,8 @@ ExecFn bind_neg(const Inst& in) {
 }
 template <bool IsMax>
 ExecFn bind_minmax(const Inst& in) {
+  bool packed = false;
+  if (ExecFn f = bind_packed16<IsMax ? 3 : 2>(in, packed); packed) return f;
   if (is_float(in.type)) return IsMax ? fbind::max(in) : fbind::min(in);
   if (in.nops != 3) return nullptr;  // three-input forms are f16/f32 only
   if (in.m.relu) {

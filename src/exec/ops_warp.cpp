@@ -2,6 +2,7 @@
 // read other lanes' values, so every source row is copied to a local array
 // before any destination is written (the destination may alias a source).
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "exec/ops_common.h"
@@ -127,6 +128,28 @@ void exec_redux(Warp& w, const Inst& in, uint32_t mask) {
   if (uint64_t* d = w.dst(in.o[0])) for_lanes(mask, [&](uint32_t l) { d[l] = to_bits<T>(acc); });
 }
 
+// redux.sync.{min,max}{.abs}{.NaN}.f32 (sm_100a): min/max.f32 semantics
+// (NaN inputs ignored unless .NaN; -0 < +0), .abs on each input first.
+template <bool Max, bool Abs, bool NaN>
+void exec_redux_f32(Warp& w, const Inst& in, uint32_t mask) {
+  const uint32_t m = members(w, in, 2, mask);
+  uint64_t sa[kWarpSize];
+  const uint64_t* a = w.src(in.o[1], sa);
+  bool any = false, nan = false;
+  float acc = 0;
+  for_lanes(m, [&](uint32_t l) {
+    float x = std::bit_cast<float>(uint32_t(a[l]));
+    if (Abs) x = std::fabs(x);
+    if (x != x) { nan = true; return; }
+    if (!any) { acc = x; any = true; return; }
+    if (x == acc) acc = (std::signbit(x) == Max) ? acc : x;  // -0 < +0
+    else if ((x > acc) == Max) acc = x;
+  });
+  // All inputs NaN (or any NaN with .NaN): the canonical NaN.
+  const uint32_t r = (!any || (NaN && nan)) ? 0x7fffffffu : std::bit_cast<uint32_t>(acc);
+  if (uint64_t* d = w.dst(in.o[0])) for_lanes(mask, [&](uint32_t l) { d[l] = r; });
+}
+
 void exec_activemask(Warp& w, const Inst& in, uint32_t mask) {
   if (uint64_t* d = w.dst(in.o[0])) for_lanes(mask, [&](uint32_t l) { d[l] = mask; });
 }
@@ -168,6 +191,12 @@ ExecFn bind_match(const Inst& in) {
   if (in.type == Type::B64) return all ? &exec_match<uint64_t, true> : &exec_match<uint64_t, false>;
   return nullptr;
 }
+template <bool Max>
+ExecFn redux_f32(const Inst& in) {
+  const bool ab = has_mod(in, ".abs"), n = has_mod(in, ".NaN");
+  if (ab) return n ? &exec_redux_f32<Max, true, true> : &exec_redux_f32<Max, true, false>;
+  return n ? &exec_redux_f32<Max, false, true> : &exec_redux_f32<Max, false, false>;
+}
 ExecFn bind_redux(const Inst& in) {
   using program::AtomOp;
   const Type t = in.type;
@@ -177,10 +206,12 @@ ExecFn bind_redux(const Inst& in) {
       if (t == Type::S32) return &exec_redux<int32_t, 0>;
       return nullptr;
     case AtomOp::Min:
+      if (t == Type::F32) return redux_f32<false>(in);
       if (t == Type::U32) return &exec_redux<uint32_t, 1>;
       if (t == Type::S32) return &exec_redux<int32_t, 1>;
       return nullptr;
     case AtomOp::Max:
+      if (t == Type::F32) return redux_f32<true>(in);
       if (t == Type::U32) return &exec_redux<uint32_t, 2>;
       if (t == Type::S32) return &exec_redux<int32_t, 2>;
       return nullptr;
