@@ -524,6 +524,8 @@ class FunctionDecoder {
 
 }  // namespace
 
+void decode_instruction_modifiers(Inst& in, const std::vector<std::string>& mods) { decode_modifiers(in, mods); }
+
 bool decode(const DecodeInput& in, Program& out, std::vector<ptx::Diagnostic>& diags) {
   const size_t errors_before = diags.size();
   // 1. Function table, linked by name: a definition wins over declarations.

@@ -17,6 +17,10 @@ struct DecodeInput {
   const std::unordered_map<std::string, uint64_t>* variable_addresses = nullptr;
 };
 
+// Fills an instruction's typed modifier fields from its dotted words
+// (".global", ".v4", ".f32" ...), as the decoder does.
+void decode_instruction_modifiers(Inst& in, const std::vector<std::string>& mods);
+
 // Decodes and links; on error returns false and appends diagnostics.
 bool decode(const DecodeInput& in, Program& out, std::vector<ptx::Diagnostic>& diags);
 
