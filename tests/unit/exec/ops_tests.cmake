@@ -5,6 +5,7 @@ add_executable(exec_ops_tests
   ${CMAKE_CURRENT_LIST_DIR}/ops_float_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ops_warp_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ops_texture_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/ops_tensor_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ops_async_test.cpp)
 target_include_directories(exec_ops_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR})
 target_link_libraries(exec_ops_tests PRIVATE softgpu_exec GTest::gtest_main)

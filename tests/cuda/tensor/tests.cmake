@@ -1,0 +1,11 @@
+# Tensor-core programs: wmma (every sm_80 multiplicand type and the f16
+# shapes), inline-asm mma.sync + ldmatrix + cp.async double buffering, and
+# integer mma with wrap-around and .satfinite.
+softgpu_cuda_program(wmma_gemm SOURCES tensor/wmma_gemm.cu ARCH -arch=sm_80)
+cuda_test(wmma_gemm wmma_gemm STDOUT_REGEX "PASS wmma_gemm")
+softgpu_cuda_program(wmma_gemm_sm90 SOURCES tensor/wmma_gemm.cu ARCH -arch=sm_90)
+cuda_test(wmma_gemm_sm90 wmma_gemm_sm90 STDOUT_REGEX "PASS wmma_gemm")
+softgpu_cuda_program(mma_pipeline SOURCES tensor/mma_pipeline.cu ARCH -arch=sm_80)
+cuda_test(mma_pipeline mma_pipeline STDOUT_REGEX "PASS mma_pipeline")
+softgpu_cuda_program(mma_int8 SOURCES tensor/mma_int8.cu ARCH -arch=sm_80)
+cuda_test(mma_int8 mma_int8 STDOUT_REGEX "PASS mma_int8")
