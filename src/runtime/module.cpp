@@ -383,7 +383,10 @@ Status Runtime::func_attributes(FuncAttributes* out, const void* kernel) {
       info->max_threads_per_block ? std::min(info->max_threads_per_block, g.max_threads_per_block)
                                   : g.max_threads_per_block);
   out->num_regs = static_cast<int>(std::min(info->num_regs, g.max_registers_per_thread));
-  out->ptx_version = static_cast<int>(info->ptx_version);
+  // cudaFuncAttributes::ptxVersion is the virtual architecture the PTX was
+  // compiled for (.target sm_80 -> 80), not the PTX ISA version; CUB selects
+  // its tuning policy by matching it against __CUDA_ARCH_LIST__.
+  out->ptx_version = static_cast<int>(info->sm_target ? info->sm_target : g.cc_major * 10 + g.cc_minor);
   out->binary_version = static_cast<int>(g.cc_major * 10 + g.cc_minor);
   uint64_t def = g.shared_memory_per_block > info->static_shared_bytes
                      ? g.shared_memory_per_block - info->static_shared_bytes : 0;
