@@ -44,6 +44,7 @@ enum class Status : int {
   InitializationError = 3,
   InvalidConfiguration = 9,
   InvalidPitchValue = 12,
+  InvalidChannelDescriptor = 20,
   InvalidSymbol = 13,
   InvalidDevicePointer = 17,
   InvalidMemcpyDirection = 21,

@@ -317,8 +317,7 @@ void register_texture_handlers(HandlerTable& t) {
   t.bind[size_t(isa::Opcode::Tex)] = &bind_tex;
   t.bind[size_t(isa::Opcode::Suld)] = &bind_surface<false>;
   t.bind[size_t(isa::Opcode::Sust)] = &bind_surface<true>;
-  // tld4 (tex2Dgather) binds once the opcode table has it.
-  if (auto op = isa::find_opcode("tld4")) t.bind[size_t(*op)] = &bind_tld4;
+  t.bind[size_t(isa::Opcode::Tld4)] = &bind_tld4;
 }
 
 }  // namespace softgpu::exec

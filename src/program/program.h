@@ -51,6 +51,7 @@ struct Operand {
     FrameAddr,  // value = this thread's frame-local base + imm (a __local_depot symbol)
     KParamAddr, // value = launch parameter buffer address + imm (a kernel param's address)
     Vec,        // vector: elements are operands vec_begin..vec_begin+vec_n in Function::vec_operands
+                // (an Addr of tex/suld/sust keeps its coordinate vector the same way)
     Sink,       // "_"
   };
   // For Addr: what the symbol (if any) inside the brackets was.
