@@ -109,6 +109,12 @@ class Lexer {
     while (i_ + 1 < s_.size() && s_[i_] == '.' && is_follow(s_[i_ + 1])) {
       ++i_;
       while (i_ < s_.size() && is_follow(s_[i_])) ++i_;
+      // Qualified modifiers: ".shared::cta", ".L2::cache_hint",
+      // ".mbarrier::complete_tx::bytes" stay in their dotted part.
+      while (i_ + 2 < s_.size() && s_[i_] == ':' && s_[i_ + 1] == ':' && is_follow(s_[i_ + 2])) {
+        i_ += 2;
+        while (i_ < s_.size() && is_follow(s_[i_])) ++i_;
+      }
     }
   }
 

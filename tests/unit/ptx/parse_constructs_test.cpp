@@ -232,3 +232,30 @@ TEST_F(Constructs, SourceLocations) {
 
 }  // namespace
 }  // namespace softgpu::ptx
+
+namespace softgpu::ptx {
+namespace {
+
+// sm_90 code qualifies modifiers with "::" (state-space scopes, cache hints).
+TEST(QualifiedModifiers, StayInTheirDottedPart) {
+  const std::string text =
+      ".version 8.0\n.target sm_90\n.address_size 64\n"
+      ".visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<3>;\n.shared .align 8 .b64 bar;\n"
+      "mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 %rd1, [bar], 16;\n"
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%rd1], [%rd2], 16, [bar];\n"
+      "ret;\n}\n";
+  auto r = parse(text, "q.ptx");
+  ASSERT_TRUE(r.module) << render(r.diagnostics, text);
+  std::vector<const Instruction*> ins;
+  for (const auto& s : r.module->functions[0].body->body)
+    if (auto* in = std::get_if<Instruction>(&s)) ins.push_back(in);
+  ASSERT_EQ(ins.size(), 3u);
+  EXPECT_EQ(ins[0]->opcode, "mbarrier");
+  EXPECT_EQ(ins[0]->modifiers,
+            (std::vector<std::string>{".arrive", ".expect_tx", ".release", ".cta", ".shared::cta", ".b64"}));
+  EXPECT_EQ(ins[1]->modifiers, (std::vector<std::string>{".async", ".bulk", ".shared::cluster", ".global",
+                                                         ".mbarrier::complete_tx::bytes"}));
+}
+
+}  // namespace
+}  // namespace softgpu::ptx
