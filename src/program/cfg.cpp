@@ -23,8 +23,14 @@ std::vector<std::vector<uint32_t>> successors(const Function& f) {
       case Opcode::Brx:
         for (uint32_t t : f.branch_tables.at(in.aux)) s.push_back(t);
         break;
-      case Opcode::Ret: case Opcode::Exit: case Opcode::Trap:
+      case Opcode::Ret: case Opcode::Exit:
         s.push_back(n);
+        if (in.has_guard) s.push_back(pc + 1);
+        break;
+      case Opcode::Trap:
+        // A trap never continues: paths into it must not pull reconvergence
+        // points down to the function's exit (nvcc puts a trap in the
+        // default case of switches).
         if (in.has_guard) s.push_back(pc + 1);
         break;
       default:
