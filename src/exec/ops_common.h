@@ -116,7 +116,7 @@ inline uint32_t combine(program::BoolOp op, uint32_t r, uint32_t c) {
 inline void finish_setp(Warp& w, const Inst& in, uint32_t r, uint32_t mask) {
   uint32_t c = in.m.boolop != program::BoolOp::None ? w.pred_value(in.o[3]) : 0;
   w.set_pred(in.o[0], combine(in.m.boolop, r, c), mask);
-  if (in.o[5].kind == Operand::Kind::Pred) w.set_pred(in.o[5], combine(in.m.boolop, ~r, c), mask);
+  if (in.pair().kind == Operand::Kind::Pred) w.set_pred(in.pair(), combine(in.m.boolop, ~r, c), mask);
 }
 
 // Comparison functors for setp/set on integer and float values (the

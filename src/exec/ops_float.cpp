@@ -421,7 +421,7 @@ void exec_setp_x2(Warp& w, const Inst& in, uint32_t mask) {
   });
   uint32_t c = in.m.boolop != program::BoolOp::None ? w.pred_value(in.o[3]) : 0;
   w.set_pred(in.o[0], combine(in.m.boolop, lo, c), mask);
-  w.set_pred(in.o[5], combine(in.m.boolop, hi, c), mask);
+  w.set_pred(in.pair(), combine(in.m.boolop, hi, c), mask);
 }
 
 template <class Get>
@@ -435,7 +435,7 @@ ExecFn setp(const Inst& in) {
     case Type::F16: return in.m.ftz ? setp_with<GetF16Ftz>(in) : setp_with<GetF16>(in);
     case Type::BF16: return setp_with<GetBF16>(in);
     case Type::F16x2: case Type::BF16x2: {
-      if (in.m.ftz || in.o[5].kind != OK::Pred) return nullptr;
+      if (in.m.ftz || in.pair().kind != OK::Pred) return nullptr;
       const bool bf = in.type == Type::BF16x2;
       return by_cmp(in.m.cmp, [bf]<class C>() -> ExecFn {
         return bf ? &exec_setp_x2<true, C> : &exec_setp_x2<false, C>;

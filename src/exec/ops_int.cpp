@@ -140,6 +140,23 @@ void exec_lop3(Warp& w, const Inst& in, uint32_t mask) {
   for_lanes(mask, [&](uint32_t l) { d[l] = to_bits<T>(S::lop3(T(a[l]), T(b[l]), T(c[l]), lut)); });
 }
 
+// lop3.{and,or} d|p, a, b, c, immLut, q: p = (d != 0) BoolOp q (sm_70+ form).
+template <class T>
+void exec_lop3_pred(Warp& w, const Inst& in, uint32_t mask) {
+  uint64_t s1[kWarpSize], s2[kWarpSize], s3[kWarpSize], r[kWarpSize];
+  const uint64_t* a = w.src(in.o[1], s1);
+  const uint64_t* b = w.src(in.o[2], s2);
+  const uint64_t* c = w.src(in.o[3], s3);
+  const uint8_t lut = uint8_t(in.o[4].imm);
+  uint32_t nonzero = 0;
+  for_lanes(mask, [&](uint32_t l) {
+    r[l] = to_bits<T>(S::lop3(T(a[l]), T(b[l]), T(c[l]), lut));
+    if (T(r[l]) != 0) nonzero |= 1u << l;
+  });
+  if (uint64_t* d = w.dst(in.o[0])) for_lanes(mask, [&](uint32_t l) { d[l] = r[l]; });
+  w.set_pred(in.pair(), combine(in.m.boolop, nonzero, w.pred_value(in.o[5])), mask);
+}
+
 // Predicate logic: and/or/xor/not/cnot .pred work on whole lane masks.
 template <int Op>
 void exec_pred_logic(Warp& w, const Inst& in, uint32_t mask) {
@@ -367,8 +384,13 @@ ExecFn bind_cnot(const Inst& in) {
   return by_bits(in.type, []<class T>() -> ExecFn { return &unary<T, T, Cnot<T>>; });
 }
 ExecFn bind_lop3(const Inst& in) {
-  // The predicate-output form (lop3.or d|p, ..., q) is not decoded yet.
-  if (in.nops != 5 || in.o[4].kind != OK::Imm || in.o[5].kind != OK::None) return nullptr;
+  if (in.nops == 6 && in.o[4].kind == OK::Imm && in.pair().kind == OK::Pred &&
+      (in.m.boolop == program::BoolOp::And || in.m.boolop == program::BoolOp::Or)) {
+    if (in.type == Type::B32) return &exec_lop3_pred<uint32_t>;
+    if (in.type == Type::B64) return &exec_lop3_pred<uint64_t>;
+    return nullptr;
+  }
+  if (in.nops != 5 || in.o[4].kind != OK::Imm || in.pair().kind != OK::None) return nullptr;
   if (in.type == Type::B32) return &exec_lop3<uint32_t>;
   if (in.type == Type::B64) return &exec_lop3<uint64_t>;
   return nullptr;

@@ -135,7 +135,7 @@ void exec_tex(Warp& w, const Inst& in, uint32_t mask) {
   });
   if (!ok) return;
   for_lanes(mask, [&](uint32_t l) { write_result(w, in.o[0], l, res[l], in.type); });
-  if (in.o[5].kind == OK::Pred) w.set_pred(in.o[5], mask, mask);  // "d|p": texel resident
+  if (in.pair().kind == OK::Pred) w.set_pred(in.pair(), mask, mask);  // "d|p": texel resident
 }
 
 template <int Comp>

@@ -61,7 +61,7 @@ void exec_shfl(Warp& w, const Inst& in, uint32_t mask) {
     p |= uint32_t(r.valid) << l;
   });
   if (d) for_lanes(mask, [&](uint32_t l) { d[l] = out[l]; });
-  if (in.o[5].kind == OK::Pred) w.set_pred(in.o[5], p, mask);
+  if (in.pair().kind == OK::Pred) w.set_pred(in.pair(), p, mask);
 }
 
 template <VoteMode Mode>
@@ -103,7 +103,7 @@ void exec_match(Warp& w, const Inst& in, uint32_t mask) {
     });
   }
   if (uint64_t* d = w.dst(in.o[0])) for_lanes(mask, [&](uint32_t l) { d[l] = out[l]; });
-  if (All && in.o[5].kind == OK::Pred) w.set_pred(in.o[5], p, mask);
+  if (All && in.pair().kind == OK::Pred) w.set_pred(in.pair(), p, mask);
 }
 
 template <class T, int Op>
@@ -157,12 +157,12 @@ void exec_activemask(Warp& w, const Inst& in, uint32_t mask) {
 void exec_elect(Warp& w, const Inst& in, uint32_t mask) {
   const uint32_t m = members(w, in, 1, mask);
   if (m == 0) {
-    w.set_pred(in.o[5], 0, mask);
+    w.set_pred(in.pair(), 0, mask);
     return;
   }
   const uint32_t leader = uint32_t(std::countr_zero(m));
   if (uint64_t* d = w.dst(in.o[0])) for_lanes(mask, [&](uint32_t l) { d[l] = leader; });
-  w.set_pred(in.o[5], 1u << leader, mask);
+  w.set_pred(in.pair(), 1u << leader, mask);
 }
 
 ExecFn bind_shfl(const Inst& in) {
@@ -222,7 +222,7 @@ ExecFn bind_redux(const Inst& in) {
   }
 }
 ExecFn bind_activemask(const Inst& in) { return in.type == Type::B32 ? &exec_activemask : nullptr; }
-ExecFn bind_elect(const Inst& in) { return in.o[5].kind == OK::Pred ? &exec_elect : nullptr; }
+ExecFn bind_elect(const Inst& in) { return in.pair().kind == OK::Pred ? &exec_elect : nullptr; }
 
 }  // namespace
 }  // namespace ops

@@ -489,13 +489,13 @@ class FunctionDecoder {
       pending_tables_.emplace_back(in.aux, names, src.loc);
       in.nops = 1;
     } else {
-      size_t n = std::min<size_t>(src.operands.size(), 5);
+      size_t n = std::min<size_t>(src.operands.size(), Inst::kPairSlot);
       in.nops = uint8_t(n);
       for (size_t i = 0; i < n; ++i) {
         in.o[i] = operand(src.operands[i], in, false);
-        if (src.operands[i].pair) in.o[5] = operand(*src.operands[i].pair, in, false);
+        if (src.operands[i].pair) in.o[Inst::kPairSlot] = operand(*src.operands[i].pair, in, false);
       }
-      if (src.operands.size() > 5) error(src.loc, "too many operands");
+      if (src.operands.size() > size_t(Inst::kPairSlot)) error(src.loc, "too many operands");
     }
     out_.code.push_back(std::move(in));
   }

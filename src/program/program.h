@@ -104,7 +104,9 @@ struct Inst {
   uint32_t reconv = 0;      // bra/brx: reconvergence pc (immediate post-dominator)
   uint32_t line = 0;        // PTX source line
   uint32_t aux = 0;         // per-opcode extra (call: index into Function::calls)
-  Operand o[6];
+  Operand o[7];                        // up to 6 operands in source order, then the pair slot
+  static constexpr int kPairSlot = 6;  // "%r1|%p1": the second destination after '|'
+  const Operand& pair() const { return o[kPairSlot]; }
   std::vector<std::string> raw_mods;  // the modifiers as written, for rare handlers and messages
   std::string text() const;           // "ld.global.f32" for messages
 };

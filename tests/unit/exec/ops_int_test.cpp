@@ -173,7 +173,7 @@ TEST(IntOps, SetpBoolCombineAndPair) {
   Inst in = make(Opcode::Setp, Type::S32, {P(0), R(1), I(0), P(2)});
   in.m.cmp = program::Cmp::Lt;
   in.m.boolop = program::BoolOp::And;
-  in.o[5] = P(1);
+  in.o[Inst::kPairSlot] = P(1);
   ASSERT_TRUE(h.run(in));
   EXPECT_EQ(h.pred(0), 0x0000ffffu);  // l-16 < 0 for l < 16, and c
   EXPECT_EQ(h.pred(1), 0x00000000u);  // !(l-16<0) for l >= 16, and c (low half only)
@@ -199,6 +199,19 @@ TEST(IntOps, SelpLop3PrmtThroughHandlers) {
   Inst l3 = make(Opcode::Lop3, Type::B32, {R(4), R(1), R(2), I(0xff), I(0x80)});
   ASSERT_TRUE(h.run(l3));
   EXPECT_EQ(h.reg(4)[0], 0x03020100u & 0x07060504u & 0xffu);
+  // lop3.or d|p, a, b, c, lut, q: p = (d != 0) | q. With a = lane and lut = a
+  // (0xf0), d is the lane number: nonzero except lane 0; q holds lane 0 only.
+  for (uint32_t l = 0; l < 32; ++l) h.reg(5)[l] = l;
+  h.pred(2) = 0x1u;
+  Inst lp = make(Opcode::Lop3, Type::B32, {R(6), R(5), R(5), R(5), I(0xf0), P(2)});
+  lp.m.boolop = program::BoolOp::Or;
+  lp.o[Inst::kPairSlot] = P(3);
+  ASSERT_TRUE(h.run(lp));
+  EXPECT_EQ(h.pred(3), 0xffffffffu);
+  EXPECT_EQ(h.reg(6)[7], 7u);
+  lp.m.boolop = program::BoolOp::And;  // (d != 0) & q: lane 0 has d == 0, the others q == 0
+  ASSERT_TRUE(h.run(lp));
+  EXPECT_EQ(h.pred(3), 0x0u);
 }
 
 TEST(IntOps, PredicateLogic) {

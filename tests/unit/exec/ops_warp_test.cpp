@@ -12,7 +12,7 @@ namespace {
 Inst shfl(program::ShflMode m, int64_t b, int64_t c) {
   Inst in = make(Opcode::Shfl, Type::B32, {R(0), R(0), I(b), I(c), I(-1)});
   in.m.shfl = m;
-  in.o[5] = P(0);
+  in.o[Inst::kPairSlot] = P(0);
   return in;
 }
 }  // namespace
@@ -75,7 +75,7 @@ TEST(WarpOps, MatchReduxElect) {
   EXPECT_EQ(h.reg(0)[3], expect0);
   Inst all = make(Opcode::Match, Type::B32, {R(2), R(1), I(-1)});
   all.m.vote = program::VoteMode::All;
-  all.o[5] = P(0);
+  all.o[Inst::kPairSlot] = P(0);
   ASSERT_TRUE(h.run(all, 0x9u));  // lanes 0 and 3 both hold 0
   EXPECT_EQ(h.reg(2)[0], 0x9u);
   EXPECT_EQ(h.pred(0) & 0x9u, 0x9u);
@@ -90,7 +90,7 @@ TEST(WarpOps, MatchReduxElect) {
   ASSERT_TRUE(h.run(r));
   EXPECT_EQ(int32_t(h.reg(4)[0]), 31 * 32 / 2 - 5 * 32);
   Inst e = make(Opcode::Elect, Type::None, {Sink(), I(0xfff0)});
-  e.o[5] = P(3);
+  e.o[Inst::kPairSlot] = P(3);
   ASSERT_TRUE(h.run(e, 0xff00u));
   EXPECT_EQ(h.pred(3) & 0xff00u, 0x0100u);
 }
