@@ -1,0 +1,33 @@
+# Conformance corpus (sources in tests/conformance/, see docs/conformance.md):
+# one program per instruction family, each comparing every device result bit
+# for bit with an independent host reference. Checks that softgpu is known to
+# fail are skipped unless the program gets --all, which the ctests do not pass;
+# run_device.sh passes it on real GPUs.
+set(_conf_src ${CMAKE_CURRENT_LIST_DIR}/../../conformance)
+
+# conf_program(NAME SOURCE [extra nvcc flags...]): like softgpu_cuda_program,
+# but also depends on conf.h; -frounding-math keeps the host reference's
+# fesetround() sections from being reordered or folded by g++.
+function(conf_program name src)
+  add_custom_command(
+    OUTPUT ${_bin}/${name}
+    COMMAND ${SOFTGPU_NVCC} ${_nvcc_flags} -arch=sm_80 -Xcompiler -frounding-math ${ARGN}
+            -o ${_bin}/${name} ${_conf_src}/${src}
+    DEPENDS ${_conf_src}/${src} ${_conf_src}/conf.h
+    COMMENT "nvcc ${name}"
+    VERBATIM)
+  set(_programs ${_programs} ${_bin}/${name} PARENT_SCOPE)
+endfunction()
+
+conf_program(conf_int conf_int.cu)
+conf_program(conf_float conf_float.cu)
+conf_program(conf_float_ftz conf_float.cu -DCONF_FTZ -ftz=true)
+conf_program(conf_convert conf_convert.cu)
+conf_program(conf_half conf_half.cu)
+conf_program(conf_approx conf_approx.cu)
+conf_program(conf_warp conf_warp.cu)
+conf_program(conf_atomic conf_atomic.cu)
+foreach(p conf_int conf_float conf_float_ftz conf_convert conf_half conf_approx conf_warp conf_atomic)
+  cuda_test(${p} ${p} STDOUT_REGEX "PASS ${p}@@ 0 failed" TIMEOUT 300)
+  set_tests_properties(cuda.${p} PROPERTIES LABELS "cuda;conformance")
+endforeach()
