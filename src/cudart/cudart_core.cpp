@@ -38,6 +38,7 @@ cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 grid, dim3 block, void*
                                   cudaStream_t stream);
 cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 grid, dim3 block, void** args, size_t shmem,
                                              cudaStream_t stream);
+cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config, const void* func, void** args);
 }
 
 // ---------------------------------------------------------------- registration
@@ -151,6 +152,43 @@ cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block,
 cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 grid, dim3 block, void** args, size_t shmem,
                                              cudaStream_t stream) {
   return cudaLaunchCooperativeKernel(func, grid, block, args, shmem, stream);
+}
+
+// Launch attributes: cooperative and cluster dimension act; scheduling and
+// memory hints have no effect on a functional simulator; unknown ids fail.
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
+  return call([&] {
+    if (!config || (config->numAttrs && !config->attrs)) return Status::InvalidValue;
+    bool cooperative = false;
+    Dim3 cluster;
+    for (unsigned i = 0; i < config->numAttrs; ++i) {
+      const cudaLaunchAttribute& a = config->attrs[i];
+      switch (a.id) {
+        case cudaLaunchAttributeCooperative: cooperative = a.val.cooperative != 0; break;
+        case cudaLaunchAttributeClusterDimension:
+          cluster = Dim3{a.val.clusterDim.x, a.val.clusterDim.y, a.val.clusterDim.z};
+          break;
+        case cudaLaunchAttributeIgnore:
+        case cudaLaunchAttributeAccessPolicyWindow:
+        case cudaLaunchAttributeSynchronizationPolicy:
+        case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+        case cudaLaunchAttributeProgrammaticStreamSerialization:
+        case cudaLaunchAttributeProgrammaticEvent:
+        case cudaLaunchAttributePriority:
+        case cudaLaunchAttributeMemSyncDomainMap:
+        case cudaLaunchAttributeMemSyncDomain:
+          break;
+        default:
+          return Status::InvalidValue;
+      }
+    }
+    return rt().launch(func, to_dim(config->gridDim), to_dim(config->blockDim), args, config->dynamicSmemBytes,
+                       config->stream, cooperative, cluster);
+  });
+}
+
+cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config, const void* func, void** args) {
+  return cudaLaunchKernelExC(config, func, args);
 }
 
 // ---------------------------------------------------------------- errors

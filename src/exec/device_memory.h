@@ -7,7 +7,9 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <mutex>
 #include <shared_mutex>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -44,6 +46,25 @@ class AllocationSnapshot {
   std::vector<Allocation> allocs_;
 };
 
+// The device-side malloc heap: one Internal allocation (so launch snapshots
+// cover it) carved by a first-fit allocator with coalescing free. Blocks are
+// 16-byte aligned, as CUDA's malloc guarantees. Thread-safe.
+class DeviceHeap {
+ public:
+  DeviceHeap(uint64_t base, uint64_t size);
+  uint64_t allocate(uint64_t bytes);  // 0 when the heap cannot hold it
+  bool release(uint64_t addr);        // false if addr is not a live block
+  uint64_t base() const { return base_; }
+  uint64_t size() const { return size_; }
+  uint64_t in_use() const;
+
+ private:
+  mutable std::mutex mu_;
+  uint64_t base_, size_;
+  std::map<uint64_t, uint64_t> free_;            // offset -> bytes
+  std::unordered_map<uint64_t, uint64_t> used_;  // offset -> bytes
+};
+
 class DeviceMemory {
  public:
   explicit DeviceMemory(Bytes capacity);
@@ -65,6 +86,10 @@ class DeviceMemory {
   Bytes used() const;
   Bytes capacity() const { return capacity_; }
   void reset();  // frees everything (cudaDeviceReset)
+  // The malloc heap, created with `size` bytes on first use; later calls
+  // return the existing heap whatever the size. nullptr if memory is short.
+  DeviceHeap* heap(Bytes size);
+  DeviceHeap* existing_heap() const;
 
   static std::byte* host_ptr(DeviceAddr a) { return reinterpret_cast<std::byte*>(a.value); }
 
@@ -73,6 +98,8 @@ class DeviceMemory {
   mutable std::shared_mutex mu_;
   std::map<uint64_t, Allocation> allocs_;  // by base
   uint64_t used_ = 0;
+  mutable std::mutex heap_mu_;
+  std::unique_ptr<DeviceHeap> heap_;
 };
 
 }  // namespace softgpu::exec

@@ -65,6 +65,11 @@ struct LaunchConfig {
   uint32_t dynamic_shared_bytes = 0;
   std::vector<std::byte> params;  // laid out per KernelInfo::params
   bool cooperative = false;
+  // Thread-block cluster shape (sm_90); 1x1x1 = no clusters. The grid must be
+  // a multiple of it. The CTAs of a cluster run co-scheduled and share their
+  // shared memory (distributed shared memory).
+  Dim3 cluster;
+  bool explicit_cluster = false;  // %is_explicit_cluster: launched with a cluster shape
 };
 
 // What the executor reports for each warp instruction when observed.
@@ -100,6 +105,9 @@ struct ExecOptions {
   uint32_t sm_count = 132;              // for %nsmid / %smid
   InstructionObserver* observer = nullptr;  // null = fast path
   const class TextureRegistry* textures = nullptr;  // texture/surface objects (exec/texture.h)
+  // Device malloc heap (cudaLimitMallocHeapSize): created at the first launch
+  // of a program that calls malloc/free, then fixed, as on hardware.
+  uint64_t malloc_heap_bytes = 8ull << 20;
 };
 
 struct Fault {

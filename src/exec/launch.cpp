@@ -48,28 +48,112 @@ bool release_barriers(LaunchState& L, Cta& cta, std::vector<std::unique_ptr<Warp
   return released;
 }
 
-void run_cta(LaunchState& L, uint32_t linear) {
-  Cta cta;
-  cta.linear = linear;
-  cta.ctaid = Dim3{linear % L.grid.x, (linear / L.grid.x) % L.grid.y, linear / (L.grid.x * L.grid.y)};
-  cta.nthreads = uint32_t(L.block.count());
-  cta.shared.assign(L.shared_bytes, std::byte{0});
+// A CTA being run, with its warps (dropped when it finishes).
+struct CtaRun {
+  std::unique_ptr<Cta> cta;
   std::vector<std::unique_ptr<Warp>> warps;
-  const uint32_t nwarps = (cta.nthreads + kWarpSize - 1) / kWarpSize;
-  for (uint32_t w = 0; w < nwarps; ++w)
-    warps.push_back(std::make_unique<Warp>(L, cta, w, std::min(kWarpSize, cta.nthreads - w * kWarpSize)));
+  bool done = false;
+};
+
+uint32_t live_threads(const CtaRun& r) {
+  uint32_t n = 0;
+  for (auto& w : r.warps)
+    if (w->state != WarpState::Done) n += w->live_threads();
+  return n;
+}
+
+// Completes the cluster's barrier phase when every live thread of its CTAs
+// has arrived, and releases the warps waiting for a completed phase.
+bool release_cluster(Cluster& c, std::vector<CtaRun>& runs, size_t first, size_t count) {
+  uint32_t live = 0;
+  for (size_t i = first; i < first + count; ++i) live += live_threads(runs[i]);
+  bool released = false;
+  if (c.arrived > 0 && c.arrived >= live) {
+    c.arrived = 0;
+    ++c.phase;
+  }
+  for (size_t i = first; i < first + count; ++i)
+    for (auto& w : runs[i].warps)
+      if (w->state == WarpState::AtClusterBarrier && w->cl_phase < c.phase) {
+        w->state = WarpState::Ready;
+        released = true;
+      }
+  return released;
+}
+
+void report_deadlock(LaunchState& L, const Cta& cta, uint32_t waiting, bool cluster) {
+  Fault f;
+  f.status = Status::IllegalInstruction;
+  f.kernel = L.kernel->name;
+  f.block = cta.ctaid;
+  f.message = fmt::format(
+      "softgpu: kernel '{}' block ({},{},{}): deadlock: {} warps wait at a {} that the other threads never "
+      "reach (barrier inside divergent code?)",
+      f.kernel, cta.ctaid.x, cta.ctaid.y, cta.ctaid.z, waiting, cluster ? "cluster barrier" : "barrier");
+  L.report(std::move(f));
+}
+
+// Runs a set of clusters co-scheduled on this host thread: their CTAs' warps
+// in turn, each for a quantum or until it blocks. One cluster of one CTA is
+// an ordinary launch; a cooperative launch gives each host thread a share of
+// the whole grid so that CTAs spinning in grid.sync() let the others progress.
+void run_group(LaunchState& L, const std::vector<uint32_t>& clusters) {
+  const Dim3 cd = L.cluster;
+  const Dim3 ncl{L.grid.x / cd.x, L.grid.y / cd.y, L.grid.z / cd.z};
+  const uint32_t csize = uint32_t(cd.count());
+  std::vector<Cluster> cls(clusters.size());
+  std::vector<CtaRun> runs(clusters.size() * csize);
+  for (size_t ci = 0; ci < clusters.size(); ++ci) {
+    const uint32_t id = clusters[ci];
+    Cluster& c = cls[ci];
+    c.id = Dim3{id % ncl.x, (id / ncl.x) % ncl.y, id / (ncl.x * ncl.y)};
+    for (uint32_t r = 0; r < csize; ++r) {
+      CtaRun& run = runs[ci * csize + r];
+      run.cta = std::make_unique<Cta>();
+      Cta& cta = *run.cta;
+      cta.cluster = &c;
+      cta.cluster_rank = r;
+      cta.cluster_ctaid = Dim3{r % cd.x, (r / cd.x) % cd.y, r / (cd.x * cd.y)};
+      cta.ctaid = Dim3{c.id.x * cd.x + cta.cluster_ctaid.x, c.id.y * cd.y + cta.cluster_ctaid.y,
+                       c.id.z * cd.z + cta.cluster_ctaid.z};
+      cta.linear = cta.ctaid.x + L.grid.x * (cta.ctaid.y + L.grid.y * cta.ctaid.z);
+      cta.nthreads = uint32_t(L.block.count());
+      cta.shared.assign(L.shared_bytes, std::byte{0});
+      c.ctas.push_back(&cta);
+      const uint32_t nwarps = (cta.nthreads + kWarpSize - 1) / kWarpSize;
+      for (uint32_t w = 0; w < nwarps; ++w)
+        run.warps.push_back(
+            std::make_unique<Warp>(L, cta, w, std::min(kWarpSize, cta.nthreads - w * kWarpSize)));
+    }
+  }
   uint64_t since_check = 0;
   for (;;) {
     bool any_ready = false, all_done = true;
-    for (auto& w : warps) {
-      if (w->state == WarpState::Ready) {
-        any_ready = true;
-        uint64_t n = w->run(kQuantum);
-        since_check += n;
-        if (w->faulted() || L.abort.load(std::memory_order_relaxed)) return;
-        if (w->state == WarpState::AtBarrier) release_barriers(L, cta, warps);
+    for (size_t i = 0; i < runs.size(); ++i) {
+      CtaRun& run = runs[i];
+      if (run.done) continue;
+      bool cta_done = true, cluster_wait = false;
+      for (auto& w : run.warps) {
+        if (w->state == WarpState::Ready) {
+          any_ready = true;
+          since_check += w->run(kQuantum);
+          if (w->faulted() || L.abort.load(std::memory_order_relaxed)) return;
+          if (w->state == WarpState::AtBarrier) release_barriers(L, *run.cta, run.warps);
+        }
+        cluster_wait |= w->state == WarpState::AtClusterBarrier;
+        if (w->state != WarpState::Done) cta_done = false;
       }
-      if (w->state != WarpState::Done) all_done = false;
+      Cluster& c = *run.cta->cluster;
+      if (cluster_wait || c.arrived) {
+        const size_t first = i / csize * csize;
+        release_cluster(c, runs, first, csize);
+      }
+      if (cta_done) {
+        run.done = true;
+        run.warps.clear();  // the Cta itself stays: cluster peers may name its shared memory
+      } else {
+        all_done = false;
+      }
     }
     if (since_check > 100000) {
       uint64_t total = L.warp_instructions.fetch_add(since_check, std::memory_order_relaxed) + since_check;
@@ -78,6 +162,7 @@ void run_cta(LaunchState& L, uint32_t linear) {
       double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - L.start).count();
       if ((o.watchdog_warp_instructions && total > o.watchdog_warp_instructions) ||
           (o.watchdog_seconds > 0 && secs > o.watchdog_seconds)) {
+        const Cta& cta = *runs.front().cta;
         Fault f;
         f.status = Status::LaunchTimeout;
         f.kernel = L.kernel->name;
@@ -91,23 +176,32 @@ void run_cta(LaunchState& L, uint32_t linear) {
       }
     }
     if (all_done) break;
-    if (!any_ready && !release_barriers(L, cta, warps)) {
-      // Every live warp waits at a barrier that can never complete.
-      Fault f;
-      f.status = Status::IllegalInstruction;
-      f.kernel = L.kernel->name;
-      f.block = cta.ctaid;
-      uint32_t waiting = 0;
-      for (auto& w : warps) waiting += w->state == WarpState::AtBarrier;
-      f.message = fmt::format(
-          "softgpu: kernel '{}' block ({},{},{}): deadlock: {} warps wait at a barrier that the other threads never "
-          "reach (barrier inside divergent code?)",
-          f.kernel, cta.ctaid.x, cta.ctaid.y, cta.ctaid.z, waiting);
-      L.report(std::move(f));
+    if (any_ready) continue;
+    bool released = false;
+    for (size_t i = 0; i < runs.size(); ++i)
+      if (!runs[i].done) released |= release_barriers(L, *runs[i].cta, runs[i].warps);
+    for (size_t ci = 0; ci < cls.size(); ++ci) released |= release_cluster(cls[ci], runs, ci * csize, csize);
+    if (released) continue;
+    // Every live warp waits at a barrier that can never complete.
+    for (auto& run : runs) {
+      if (run.done) continue;
+      uint32_t waiting = 0, cl_waiting = 0;
+      for (auto& w : run.warps) {
+        waiting += w->state == WarpState::AtBarrier;
+        cl_waiting += w->state == WarpState::AtClusterBarrier;
+      }
+      report_deadlock(L, *run.cta, waiting + cl_waiting, cl_waiting > 0);
       return;
     }
+    return;
   }
   L.warp_instructions.fetch_add(since_check, std::memory_order_relaxed);
+}
+
+bool uses_malloc(const Program& p) {
+  for (const auto& f : p.functions)
+    if (f.builtin == Function::Builtin::Malloc || f.builtin == Function::Builtin::Free) return true;
+  return false;
 }
 
 }  // namespace
@@ -125,7 +219,14 @@ LaunchResult launch(const LoadedProgram& lp, const std::string& kernel, const La
     res.status = Status::InvalidConfiguration;
     return res;
   }
+  const Dim3 cl = cfg.cluster;
+  if (cl.count() == 0 || cfg.grid.x % cl.x || cfg.grid.y % cl.y || cfg.grid.z % cl.z) {
+    res.status = Status::InvalidValue;  // the grid must be whole clusters
+    return res;
+  }
   LaunchState L;
+  L.cluster = cl;
+  L.explicit_cluster = cfg.explicit_cluster;
   L.lp = &lp;
   L.kernel = &fn;
   L.kernel_index = it->second;
@@ -142,24 +243,51 @@ LaunchResult launch(const LoadedProgram& lp, const std::string& kernel, const La
   std::copy(cfg.params.begin(), cfg.params.end(), params.begin());
   L.params = params.data();
   L.params_addr = reinterpret_cast<uint64_t>(params.data());
+  // Grid-sync workspace of a cooperative launch, zeroed: {wsSize, barrier}
+  // as cooperative_groups/details/driver_abi.h reads it through %envreg1/2.
+  std::vector<uint32_t> workspace;
+  if (cfg.cooperative) {
+    workspace.assign(4, 0);
+    workspace[0] = uint32_t(workspace.size() * sizeof(uint32_t));
+    L.grid_workspace = reinterpret_cast<uint64_t>(workspace.data());
+  }
+  if (uses_malloc(lp.prog)) L.heap = memory.heap(Bytes{opts.malloc_heap_bytes});
   std::vector<Allocation> allocs = memory.snapshot().all();
   allocs.push_back(Allocation{L.params_addr, params.size(), MemKind::Internal, "kernel parameters"});
+  if (cfg.cooperative)
+    allocs.push_back(Allocation{L.grid_workspace, workspace.size() * sizeof(uint32_t), MemKind::Internal,
+                                "grid sync workspace"});
   std::sort(allocs.begin(), allocs.end(), [](const Allocation& a, const Allocation& b) { return a.base < b.base; });
   L.allocs = AllocationSnapshot(std::move(allocs));
 
-  const uint64_t nctas = cfg.grid.count();
-  const unsigned nthreads = unsigned(std::clamp<uint64_t>(opts.threads, 1, std::max<uint64_t>(nctas, 1)));
+  // Clusters, one scheduling unit each; the default 1x1x1 makes every CTA
+  // its own cluster.
+  const uint64_t nclusters = cfg.grid.count() / cfg.cluster.count();
+  std::vector<std::vector<uint32_t>> groups;
+  if (cfg.cooperative) {
+    // Every CTA is resident at once: host thread t owns clusters t, t+T, ...
+    const unsigned t = unsigned(std::clamp<uint64_t>(opts.threads, 1, nclusters));
+    groups.resize(t);
+    for (uint64_t c = 0; c < nclusters; ++c) groups[c % t].push_back(uint32_t(c));
+  }
+  const unsigned nthreads = cfg.cooperative ? unsigned(groups.size())
+                                            : unsigned(std::clamp<uint64_t>(opts.threads, 1, nclusters));
   std::atomic<uint64_t> next{0};
   auto worker = [&] {
     for (;;) {
       if (L.abort.load(std::memory_order_relaxed)) return;
       uint64_t c = next.fetch_add(1, std::memory_order_relaxed);
-      if (c >= nctas) return;
-      run_cta(L, uint32_t(c));
+      if (cfg.cooperative) {
+        if (c < groups.size()) run_group(L, groups[c]);
+        return;
+      }
+      if (c >= nclusters) return;
+      run_group(L, {uint32_t(c)});
     }
   };
   if (nthreads <= 1) {
-    worker();
+    if (cfg.cooperative) run_group(L, groups[0]);
+    else worker();
   } else {
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < nthreads; ++t) pool.emplace_back(worker);

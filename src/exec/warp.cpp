@@ -46,7 +46,8 @@ void Warp::push_frame(uint32_t fn_index, uint32_t mask, uint32_t call_site) {
     const Function& pf = L_.lp->prog.functions[p.fn];
     fr.reg_base = p.reg_base + pf.num_regs;
     fr.pred_base = p.pred_base + pf.num_preds;
-    fr.local_base = p.local_base + pf.local_bytes;
+    // Above the caller's frame and anything it allocated with alloca.
+    fr.local_base = std::max<uint32_t>(p.local_base + pf.local_bytes, local_top_);
     fr.param_base = p.param_base + pf.param_bytes * kWarpSize;
   }
   fr.simt_base = uint32_t(simt_.size());
@@ -292,9 +293,21 @@ void Warp::exec_builtin(const Function& callee, const Inst& in, uint32_t mask) {
       });
       break;
     case Function::Builtin::Malloc:
+      // Returns NULL when the heap cannot hold the request, as CUDA does.
+      for_lanes(mask, [&](uint32_t l) {
+        uint64_t size = arg(0, l);
+        set_ret(l, L_.heap ? L_.heap->allocate(size) : 0, 8);
+      });
+      break;
     case Function::Builtin::Free:
-      fault(Status::NotSupported, uint32_t(std::countr_zero(mask)), 0,
-            "device-side malloc/free is not implemented yet");
+      for_lanes(mask, [&](uint32_t l) {
+        if (faulted_) return;
+        uint64_t p = arg(0, l);
+        if (p == 0) return;  // free(NULL) does nothing
+        if (!L_.heap || !L_.heap->release(p))
+          fault(Status::IllegalAddress, l, p,
+                fmt::format("free() of address 0x{:x}, which is not a live block from device malloc", p));
+      });
       break;
     default:
       break;
@@ -302,6 +315,21 @@ void Warp::exec_builtin(const Function& callee, const Inst& in, uint32_t mask) {
 }
 
 void Warp::exec_barrier(const Inst& in, uint32_t mask) {
+  // barrier.cluster.arrive{.relaxed}{.aligned} / barrier.cluster.wait{.aligned}:
+  // arrivals are counted per cluster phase; the scheduler (launch.cpp)
+  // completes the phase and releases the waiting warps.
+  if (in.op == Opcode::Barrier &&
+      std::find(in.raw_mods.begin(), in.raw_mods.end(), ".cluster") != in.raw_mods.end()) {
+    Cluster* c = cta_.cluster;
+    if (!c) { fault(Status::IllegalInstruction, uint32_t(std::countr_zero(mask)), 0, "barrier.cluster outside a cluster"); return; }
+    if (in.m.arrive) {
+      c->arrived += uint32_t(std::popcount(mask));
+      cl_phase = c->phase;
+      return;
+    }
+    state = WarpState::AtClusterBarrier;
+    return;
+  }
   // bar.sync a{, b} / barrier.sync / bar.arrive a, b / bar.red.op d, a{, b}, {!}c
   uint64_t s0[kWarpSize], s1[kWarpSize];
   const bool red = in.m.red;
@@ -419,16 +447,30 @@ uint64_t Warp::sreg(Sreg s, uint32_t lane) const {
     case Sreg::LanemaskGe: return ~((1u << lane) - 1);
     case Sreg::DynamicSmemSize: return L.dynamic_shared;
     case Sreg::TotalSmemSize: return L.shared_bytes;
-    case Sreg::ClusterNctarank: case Sreg::ClusterNctaidX: case Sreg::ClusterNctaidY:
-    case Sreg::ClusterNctaidZ: return 1;
-    case Sreg::ClusterIdX: return cta_.ctaid.x;
-    case Sreg::ClusterIdY: return cta_.ctaid.y;
-    case Sreg::ClusterIdZ: return cta_.ctaid.z;
-    case Sreg::NclusterIdX: return L.grid.x;
-    case Sreg::NclusterIdY: return L.grid.y;
-    case Sreg::NclusterIdZ: return L.grid.z;
-    default: return 0;  // cluster ranks (single-CTA clusters), %envreg (no workspace yet)
+    case Sreg::ClusterCtarank: return cta_.cluster_rank;
+    case Sreg::ClusterNctarank: return L.cluster.count();
+    case Sreg::ClusterNctaidX: return L.cluster.x;
+    case Sreg::ClusterNctaidY: return L.cluster.y;
+    case Sreg::ClusterNctaidZ: return L.cluster.z;
+    case Sreg::ClusterCtaidX: return cta_.cluster_ctaid.x;
+    case Sreg::ClusterCtaidY: return cta_.cluster_ctaid.y;
+    case Sreg::ClusterCtaidZ: return cta_.cluster_ctaid.z;
+    case Sreg::ClusterIdX: return cta_.ctaid.x / L.cluster.x;
+    case Sreg::ClusterIdY: return cta_.ctaid.y / L.cluster.y;
+    case Sreg::ClusterIdZ: return cta_.ctaid.z / L.cluster.z;
+    case Sreg::NclusterIdX: return L.grid.x / L.cluster.x;
+    case Sreg::NclusterIdY: return L.grid.y / L.cluster.y;
+    case Sreg::NclusterIdZ: return L.grid.z / L.cluster.z;
+    case Sreg::IsExplicitCluster: return L.explicit_cluster ? 1 : 0;
+    default: break;
   }
+  // The grid-sync workspace of a cooperative launch, split as the CUDA
+  // driver ABI does (cooperative_groups/details/driver_abi.h): envreg1 holds
+  // the high half, envreg2 the low; 0 outside cooperative launches and for
+  // the other envregs.
+  if (uint8_t(s) == uint8_t(Sreg::Envreg0) + 1) return uint32_t(L.grid_workspace >> 32);
+  if (uint8_t(s) == uint8_t(Sreg::Envreg0) + 2) return uint32_t(L.grid_workspace);
+  return 0;
 }
 
 uint64_t Warp::address(const Operand& o, uint32_t lane, const uint64_t* base_vals) const {
@@ -457,14 +499,29 @@ std::byte* Warp::translate(Space space, uint64_t addr, uint32_t size, uint32_t l
     return nullptr;
   }
   switch (space) {
-    case Space::Shared:
-      if (addr + size > cta_.shared.size() || addr + size < addr) {
+    case Space::Shared: {
+      // Bits above the offset name a CTA of the cluster (distributed shared memory).
+      Cta* target = &cta_;
+      const uint64_t rank1 = addr >> kClusterRankShift;
+      if (rank1) {
+        if (!cta_.cluster || rank1 > cta_.cluster->ctas.size()) {
+          fault(Status::IllegalAddress, lane, addr,
+                fmt::format("{}-byte {} of distributed shared memory at 0x{:x}: no CTA of rank {} in the cluster "
+                            "(it has {})",
+                            size, what, addr, rank1 - 1, cta_.cluster ? cta_.cluster->ctas.size() : 1));
+          return nullptr;
+        }
+        target = cta_.cluster->ctas[rank1 - 1];
+        addr &= kClusterOffsetMask;
+      }
+      if (addr + size > target->shared.size() || addr + size < addr) {
         fault(Status::IllegalAddress, lane, addr,
               fmt::format("out-of-bounds {}-byte {} of shared memory at offset {} (the block has {} bytes)", size,
-                          what, addr, cta_.shared.size()));
+                          what, addr, target->shared.size()));
         return nullptr;
       }
-      return cta_.shared.data() + addr;
+      return target->shared.data() + addr;
+    }
     case Space::Local:
       if (addr + size > local_top_ || addr + size < addr) {
         fault(Status::IllegalAddress, lane, addr,
@@ -519,5 +576,110 @@ void Warp::fault(Status s, uint32_t lane, uint64_t addr, const std::string& what
                           fn_ && fn_ != L_.kernel ? fmt::format(" (function '{}')", fn_->name) : "");
   L_.report(std::move(f));
 }
+
+uint64_t Warp::stack_alloc(uint64_t bytes, uint64_t align, uint32_t lane) {
+  if (align == 0 || (align & (align - 1)) || align > 4096) {
+    fault(Status::IllegalInstruction, lane, 0, fmt::format("alloca alignment {} is not a power of two <= 4096", align));
+    return UINT64_MAX;
+  }
+  const uint64_t base = (uint64_t(local_top_) + align - 1) & ~(align - 1);
+  const uint64_t top = base + bytes;
+  if (bytes > L_.opts->local_bytes_per_thread || top > L_.opts->local_bytes_per_thread) {
+    fault(Status::LaunchOutOfResources, lane, 0,
+          fmt::format("alloca of {} bytes overflows the stack: the limit is {} bytes of local memory per thread",
+                      bytes, L_.opts->local_bytes_per_thread));
+    return UINT64_MAX;
+  }
+  for (uint32_t l = 0; l < kWarpSize; ++l)
+    if (valid_ >> l & 1 && local_[l].size() < top) local_[l].resize(top);
+  local_top_ = uint32_t(top);
+  return base;
+}
+
+void Warp::set_stack_top(uint64_t top, uint32_t lane) {
+  const uint64_t floor = frame_ ? uint64_t(frame_->local_base) + fn_->local_bytes : 0;
+  if (top < floor || top > local_top_) {
+    fault(Status::IllegalAddress, lane, top,
+          fmt::format("stackrestore to {} outside the current frame's stack ({}..{})", top, floor, local_top_));
+    return;
+  }
+  local_top_ = uint32_t(top);
+}
+
+namespace {
+
+// mapa{.shared::cluster}.u32/u64 d, a, rank: a's shared location in the CTA
+// of the given rank. The generic form maps generic shared addresses.
+void exec_mapa(Warp& w, const Inst& in, uint32_t mask) {
+  uint64_t s0[kWarpSize], s1[kWarpSize];
+  const uint64_t* a = w.src(in.o[1], s0);
+  const uint64_t* r = w.src(in.o[2], s1);
+  uint64_t* d = w.dst(in.o[0]);
+  const bool generic = in.m.space == Space::Generic;
+  const Cluster* c = w.cta().cluster;
+  const uint64_t n = c ? c->ctas.size() : 1;
+  uint64_t out[kWarpSize] = {};
+  bool ok = true;
+  for_lanes(mask, [&](uint32_t l) {
+    if (!ok) return;
+    uint64_t addr = a[l];
+    const uint64_t rank = uint32_t(r[l]);
+    if (generic) {
+      if (w.generic_space(addr) != Space::Shared) {
+        w.fault(Status::IllegalAddress, l, addr, fmt::format("mapa of 0x{:x}, which is not a shared-memory address", addr));
+        ok = false;
+        return;
+      }
+      addr -= program::kSharedWindow;
+    }
+    if (rank >= n) {
+      w.fault(Status::IllegalAddress, l, addr, fmt::format("mapa to CTA rank {} of a cluster of {}", rank, n));
+      ok = false;
+      return;
+    }
+    uint64_t v = ((rank + 1) << kClusterRankShift) | (addr & kClusterOffsetMask);
+    out[l] = generic ? v + program::kSharedWindow : v;
+  });
+  if (ok && d) for_lanes(mask, [&](uint32_t l) { d[l] = program::type_size(in.type) == 4 ? uint32_t(out[l]) : out[l]; });
+}
+
+// alloca.u32/u64 d, size{, align}: the same local offset for every lane,
+// sized for the largest request (local memory is per thread).
+void exec_alloca(Warp& w, const Inst& in, uint32_t mask) {
+  uint64_t s0[kWarpSize], s1[kWarpSize];
+  const uint64_t* size = w.src(in.o[1], s0);
+  const uint64_t* align = in.nops > 2 ? w.src(in.o[2], s1) : nullptr;
+  uint64_t most = 0, al = 8;
+  for_lanes(mask, [&](uint32_t l) { most = std::max(most, program::type_size(in.type) == 4 ? uint32_t(size[l]) : size[l]); });
+  if (align) al = align[std::countr_zero(mask)];
+  uint64_t base = w.stack_alloc(most, al, uint32_t(std::countr_zero(mask)));
+  if (base == UINT64_MAX) return;
+  if (uint64_t* d = w.dst(in.o[0])) for_lanes(mask, [&](uint32_t l) { d[l] = base; });
+}
+
+void exec_stacksave(Warp& w, const Inst& in, uint32_t mask) {
+  if (uint64_t* d = w.dst(in.o[0])) for_lanes(mask, [&](uint32_t l) { d[l] = w.stack_top(); });
+}
+
+void exec_stackrestore(Warp& w, const Inst& in, uint32_t mask) {
+  uint64_t s0[kWarpSize];
+  const uint64_t* a = w.src(in.o[0], s0);
+  const uint32_t lane = uint32_t(std::countr_zero(mask));
+  w.set_stack_top(a[lane], lane);
+}
+
+bool int_addr_type(program::Type t) { return program::type_size(t) == 4 || program::type_size(t) == 8; }
+
+}  // namespace
+
+ExecFn bind_mapa(const Inst& in) {
+  if (!int_addr_type(in.type) || (in.m.space != Space::Generic && in.m.space != Space::Shared)) return nullptr;
+  return &exec_mapa;
+}
+ExecFn bind_alloca(const Inst& in) { return int_addr_type(in.type) ? &exec_alloca : nullptr; }
+ExecFn bind_stacksave(const Inst& in) { return int_addr_type(in.type) ? &exec_stacksave : nullptr; }
+ExecFn bind_stackrestore(const Inst& in) { return int_addr_type(in.type) ? &exec_stackrestore : nullptr; }
+
+void register_coop_handlers(HandlerTable& t) { t.bind[size_t(Opcode::Mapa)] = &bind_mapa; }
 
 }  // namespace softgpu::exec

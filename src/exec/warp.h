@@ -55,14 +55,36 @@ struct LaunchState {
   std::optional<Fault> fault;
   std::string printf_buffer;
   DeviceMemory* memory = nullptr;
+  Dim3 cluster;                  // cluster shape (1x1x1 when the launch has none)
+  bool explicit_cluster = false;
+  uint64_t grid_workspace = 0;   // cooperative launches: grid-sync workspace, read via %envreg1/2
+  DeviceHeap* heap = nullptr;    // device malloc heap (programs that call malloc/free)
 
   // Records the first fault and stops the launch.
   void report(Fault f);
 };
 
+struct Cta;
+// The CTAs of one thread-block cluster, run interleaved on one host thread.
+struct Cluster {
+  std::vector<Cta*> ctas;   // by rank
+  Dim3 id;                  // %clusterid
+  uint32_t arrived = 0;     // threads arrived at barrier.cluster in the current phase
+  uint64_t phase = 0;       // completed barrier.cluster phases
+};
+
+// Shared-memory addresses name another CTA of the cluster by rank+1 in the
+// bits above kClusterRankShift (0 there = the executing CTA): mapa builds
+// such addresses, translate decodes and bounds-checks them.
+inline constexpr uint32_t kClusterRankShift = 24;
+inline constexpr uint64_t kClusterOffsetMask = (1ull << kClusterRankShift) - 1;
+
 // One block of threads. Warps switch at barriers; shared memory lives here.
 struct Cta {
   Dim3 ctaid;
+  Cluster* cluster = nullptr;
+  uint32_t cluster_rank = 0;
+  Dim3 cluster_ctaid;       // position inside the cluster
   uint32_t linear = 0;
   uint32_t nthreads = 0;
   std::vector<std::byte> shared;
@@ -92,7 +114,8 @@ struct Frame {
   uint32_t call_mask = 0;    // lanes that made the call
 };
 
-enum class WarpState : uint8_t { Ready, AtBarrier, Done };
+// AtClusterBarrier: in barrier.cluster.wait until the cluster's phase passes cl_phase.
+enum class WarpState : uint8_t { Ready, AtBarrier, AtClusterBarrier, Done };
 
 class Warp {
  public:
@@ -112,6 +135,7 @@ class Warp {
   uint32_t red_popc = 0;
   bool red_all = true, red_any = false;
   Operand red_dst;             // bar.red destination, None otherwise
+  uint64_t cl_phase = 0;       // cluster phase of this warp's last barrier.cluster.arrive
   // Called by the scheduler when the barrier completes.
   void finish_barrier(uint32_t popc_total, bool all, bool any);
   uint32_t live_threads() const { return uint32_t(std::popcount(valid_ & ~exited_)); }
@@ -154,6 +178,14 @@ class Warp {
   uint32_t exited() const { return exited_; }
   uint32_t valid_lanes() const { return valid_; }
   uint32_t current_pc() const { return simt_.empty() ? 0 : simt_.back().pc; }
+
+  // Dynamic stack allocation (alloca): `bytes` more local memory per thread
+  // at the given alignment, freed when the frame returns. Returns the local
+  // address, or UINT64_MAX after reporting a fault. stack_top/set_stack_top
+  // implement stacksave/stackrestore.
+  uint64_t stack_alloc(uint64_t bytes, uint64_t align, uint32_t lane);
+  uint64_t stack_top() const { return local_top_; }
+  void set_stack_top(uint64_t top, uint32_t lane);
 
   // Device printf: formats one lane's vprintf call into the launch buffer.
   void device_printf(uint64_t fmt_addr, uint64_t args_addr, uint32_t lane);
@@ -203,5 +235,12 @@ void register_async_handlers(HandlerTable& t);    // cp.async, mbarrier, f16/bf1
 void register_texture_handlers(HandlerTable& t);  // tex, suld, sust
 // Extended-precision arithmetic through the carry flag (add.cc, addc, ...).
 ExecFn bind_carry(const Inst& in);
+// Cluster and stack instructions (exec/warp.cpp): mapa. Binders for
+// alloca/stacksave/stackrestore are ready for when the ISA lists them.
+void register_coop_handlers(HandlerTable& t);
+ExecFn bind_mapa(const Inst& in);
+ExecFn bind_alloca(const Inst& in);        // alloca.u32/u64 d, size{, align}
+ExecFn bind_stacksave(const Inst& in);     // stacksave.u32/u64 d
+ExecFn bind_stackrestore(const Inst& in);  // stackrestore.u32/u64 a
 
 }  // namespace softgpu::exec

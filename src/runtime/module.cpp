@@ -296,7 +296,7 @@ int blocks_per_sm(const config::GpuConfig& g, const exec::KernelInfo& info, uint
 }  // namespace
 
 Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, size_t shared_bytes, void* stream,
-                       bool cooperative) {
+                       bool cooperative, Dim3 cluster) {
   SOFTGPU_API_BEGIN(true);
   Kernel* k = nullptr;
   if (Status s = resolve_kernel(kernel, &k); s != Status::Success) return finish(s);
@@ -332,6 +332,15 @@ Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, s
   cfg.block = block;
   cfg.dynamic_shared_bytes = static_cast<uint32_t>(shared_bytes);
   cfg.cooperative = cooperative;
+  // Clusters: whole clusters only, at most the chip's portable maximum.
+  if (!(cluster == Dim3{})) {
+    if (g.max_cluster_size == 0) return finish(Status::NotSupported);
+    if (cluster.count() == 0 || cluster.count() > g.max_cluster_size || grid.x % cluster.x ||
+        grid.y % cluster.y || grid.z % cluster.z)
+      return finish(Status::InvalidValue);
+    cfg.cluster = cluster;
+    cfg.explicit_cluster = true;
+  }
   cfg.params.resize(info->param_bytes);
   if (!info->params.empty() && !args) return finish(Status::InvalidValue);
   for (size_t i = 0; i < info->params.size(); ++i) {
@@ -343,10 +352,12 @@ Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, s
     uint64_t resident = uint64_t(blocks_per_sm(g, *info, block.count(), shared_bytes)) * g.sm_count;
     if (grid.count() > resident) return finish(Status::CooperativeLaunchTooLarge);
   }
+  exec::ExecOptions eo = exec_options();
+  if (auto it = limits_.find(Limit::MallocHeapSize); it != limits_.end()) eo.malloc_heap_bytes = it->second;
 
   exec::LaunchResult r;
   try {
-    r = exec::launch(*k->module->program, k->name, cfg, *memory_, exec_options());
+    r = exec::launch(*k->module->program, k->name, cfg, *memory_, eo);
   } catch (const std::exception& e) {
     report(fmt::format("softgpu: kernel '{}' failed inside the simulator: {}", k->name, e.what()));
     sticky_ = Status::LaunchFailure;

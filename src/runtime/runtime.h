@@ -156,8 +156,9 @@ class Runtime {
   // A kernel handle for a registered host stub (InvalidDeviceFunction if unknown).
   Status get_kernel(void** handle, const void* host_fun);
   // `kernel` is either a handle from get_kernel or a host stub address.
+  // cluster: thread-block cluster shape from launch attributes (1x1x1 = none).
   Status launch(const void* kernel, Dim3 grid, Dim3 block, void** args, size_t shared_bytes, void* stream,
-                bool cooperative = false);
+                bool cooperative = false, Dim3 cluster = Dim3{});
   Status func_attributes(FuncAttributes* out, const void* kernel);
   Status func_set_attribute(const void* kernel, FuncAttribute attr, int value);
   Status func_check(const void* kernel);  // cache/shared config setters: validate only
