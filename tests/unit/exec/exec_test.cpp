@@ -26,8 +26,8 @@ struct Fixture {
   std::shared_ptr<exec::LoadedProgram> prog;
   exec::ExecOptions opts;
 
-  Fixture() {
-    std::string path = std::string(SOFTGPU_EXEC_TEST_DATA) + "/kernels.ptx";
+  explicit Fixture(const char* file = "kernels.ptx") {
+    std::string path = std::string(SOFTGPU_EXEC_TEST_DATA) + "/" + file;
     std::string text = read_file(path);
     auto pr = ptx::parse(text, path);
     if (!pr.module) ADD_FAILURE() << ptx::render(pr.diagnostics, text);
@@ -47,6 +47,19 @@ struct Fixture {
     exec::LaunchConfig cfg;
     cfg.grid = g;
     cfg.block = b;
+    const auto* ki = exec::find_kernel(*prog, k);
+    EXPECT_NE(ki, nullptr);
+    cfg.params.resize(ki->param_bytes);
+    size_t i = 0;
+    auto put = [&](auto v) {
+      std::memcpy(cfg.params.data() + ki->params[i].offset, &v, sizeof v);
+      ++i;
+    };
+    (put(args), ...);
+    return exec::launch(*prog, k, cfg, mem, opts);
+  }
+  template <class... A>
+  exec::LaunchResult run_cfg(const std::string& k, exec::LaunchConfig cfg, A... args) {
     const auto* ki = exec::find_kernel(*prog, k);
     EXPECT_NE(ki, nullptr);
     cfg.params.resize(ki->param_bytes);
@@ -148,4 +161,86 @@ TEST(Exec, DevicePrintf) {
   auto r = f.run("hello", Dim3{1}, Dim3{4}, 42);
   ASSERT_EQ(r.status, Status::Success) << (r.fault ? r.fault->message : "");
   EXPECT_EQ(os.str(), "hello 42 world 1.50\n");
+}
+
+// ---- data/coop.ptx: brx.idx, device malloc, grid barrier, clusters ----
+
+TEST(ExecCoop, BrxIdxDivergentTargets) {
+  Fixture f("coop.ptx");
+  ASSERT_TRUE(f.prog);
+  uint32_t* out = f.alloc<uint32_t>(64);
+  auto r = f.run("jump", Dim3{1}, Dim3{64}, out);
+  ASSERT_EQ(r.status, Status::Success) << (r.fault ? r.fault->message : "");
+  for (uint32_t t = 0; t < 64; ++t) EXPECT_EQ(out[t], 10 * (t % 3) + t) << t;
+}
+
+TEST(ExecCoop, DeviceMallocAndExhaustion) {
+  Fixture f("coop.ptx");
+  ASSERT_TRUE(f.prog);
+  f.opts.malloc_heap_bytes = 4096;
+  int32_t* out = f.alloc<int32_t>(64);
+  auto r = f.run("heap", Dim3{2}, Dim3{64}, out, uint64_t(8));
+  ASSERT_EQ(r.status, Status::Success) << (r.fault ? r.fault->message : "");
+  for (int t = 0; t < 64; ++t) EXPECT_EQ(out[t], t) << t;
+  // Larger than the heap: every malloc returns NULL.
+  r = f.run("heap", Dim3{1}, Dim3{32}, out, uint64_t(8192));
+  ASSERT_EQ(r.status, Status::Success) << (r.fault ? r.fault->message : "");
+  for (int t = 0; t < 32; ++t) EXPECT_EQ(out[t], -1) << t;
+}
+
+TEST(ExecCoop, HeapAllocatorCoalesces) {
+  exec::DeviceHeap h(0x1000, 256);
+  uint64_t a = h.allocate(100), b = h.allocate(100), c = h.allocate(100);
+  EXPECT_EQ(a, 0x1000u);
+  EXPECT_EQ(b, 0x1000u + 112);  // 16-byte granules
+  EXPECT_EQ(c, 0u);             // 224 used, 32 left
+  EXPECT_TRUE(h.release(a));
+  EXPECT_FALSE(h.release(a));   // double free
+  EXPECT_TRUE(h.release(b));
+  EXPECT_EQ(h.in_use(), 0u);
+  EXPECT_EQ(h.allocate(256), 0x1000u);  // the freed blocks merged back into one
+}
+
+TEST(ExecCoop, GridBarrierThroughEnvregWorkspace) {
+  for (unsigned threads : {1u, 3u}) {
+    Fixture f("coop.ptx");
+    ASSERT_TRUE(f.prog);
+    f.opts.threads = threads;
+    const uint32_t n = 20;
+    uint32_t* out = f.alloc<uint32_t>(n);
+    exec::LaunchConfig cfg;
+    cfg.grid = Dim3{n};
+    cfg.block = Dim3{64};
+    cfg.cooperative = true;
+    auto r = f.run_cfg("gridbar", cfg, out);
+    ASSERT_EQ(r.status, Status::Success) << (r.fault ? r.fault->message : "");
+    // No CTA passes the barrier before all have arrived.
+    for (uint32_t c = 0; c < n; ++c) EXPECT_EQ(out[c], n) << "cta " << c << " threads " << threads;
+  }
+}
+
+TEST(ExecCoop, ClusterRegistersAndBarrier) {
+  Fixture f("coop.ptx");
+  ASSERT_TRUE(f.prog);
+  f.opts.threads = 1;  // clusters run in order, so the counter is deterministic
+  const uint32_t n = 12, cl = 3;
+  uint32_t* out = f.alloc<uint32_t>(n * 8);
+  uint32_t* counter = f.alloc<uint32_t>(1);
+  exec::LaunchConfig cfg;
+  cfg.grid = Dim3{n};
+  cfg.block = Dim3{96};
+  cfg.cluster = Dim3{cl};
+  cfg.explicit_cluster = true;
+  auto r = f.run_cfg("clusterregs", cfg, out, counter);
+  ASSERT_EQ(r.status, Status::Success) << (r.fault ? r.fault->message : "");
+  for (uint32_t c = 0; c < n; ++c) {
+    EXPECT_EQ(out[c * 8 + 0], c % cl) << c;
+    EXPECT_EQ(out[c * 8 + 1], cl) << c;
+    EXPECT_EQ(out[c * 8 + 2], c / cl) << c;
+    EXPECT_EQ(out[c * 8 + 3], 1u) << c;
+    EXPECT_EQ(out[c * 8 + 4], (c / cl + 1) * cl) << c;  // the whole cluster counted before the barrier
+  }
+  // A grid that is not whole clusters is rejected.
+  cfg.grid = Dim3{13};
+  EXPECT_EQ(f.run_cfg("clusterregs", cfg, out, counter).status, Status::InvalidValue);
 }
