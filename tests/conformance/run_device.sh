@@ -6,6 +6,8 @@
 # BIN_DIR holds prebuilt programs (e.g. BUILD/tests/cuda); programs missing
 # there are built with the local nvcc into $OUT/bin. Sized for a few minutes
 # on one GPU: builds run in parallel, each program runs in about a second.
+# RUNNER="build/src/tools/softgpu run --" runs the same programs under softgpu
+# instead, producing the other side for compare.py.
 set -u
 src=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-conformance-out}
@@ -36,10 +38,12 @@ for p in $progs; do
   exe=$bin/$p
   [ -x "$exe" ] || exe=$out/bin/$p
   if [ ! -x "$exe" ]; then echo "$p: BUILD FAILED"; cat "$out/$p.build.txt"; continue; fi
-  timeout 120 "$exe" --all > "$out/$p.txt" 2> "$out/$p.err"
+  # shellcheck disable=SC2086
+  timeout 120 ${RUNNER:-} "$exe" --all > "$out/$p.txt" 2> "$out/$p.err"
   rc=$?
   printf '%-16s rc=%-3s %s | OK %s MISMATCH %s DATA %s\n' "$p" "$rc" "$(grep -E '^[0-9]+ passed' "$out/$p.txt")" \
     "$(grep -c '^OK ' "$out/$p.txt")" "$(grep -c '^MISMATCH ' "$out/$p.txt")" "$(grep -c '^DATA ' "$out/$p.txt")"
+  [ "$rc" = 0 ] || [ "$rc" = 1 ] && grep -qE '^[0-9]+ passed' "$out/$p.txt" || head -5 "$out/$p.err"
   grep '^MISMATCH ' "$out/$p.txt" | head -40
 done | tee "$out/summary.txt"
 rm -rf "$out/bin"
