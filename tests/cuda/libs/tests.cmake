@@ -1,0 +1,40 @@
+# Unmodified CCCL (Thrust and CUB from the toolkit's headers) under softgpu,
+# every result checked against a host reference (std::sort, std::partial_sum,
+# loops). See libs/README.md for the features covered and their status.
+#   thrust_algorithms: device_vector, sequence, transform (unary, binary),
+#     reduce (sum, max), inclusive_scan, copy, count_if (1e6 ints).
+#   thrust_sort: sort (u32 ascending, i32 with greater<>: radix sort),
+#     stable_sort with a comparator (merge sort), sort_by_key (5e5 keys).
+#   cub_block: BlockReduce (Sum, Reduce with a functor), BlockScan
+#     (InclusiveSum, ExclusiveSum with aggregate), WarpReduce::Sum in user
+#     kernels (1e6 items, 3907 blocks).
+#   cub_device: DeviceReduce::Sum, DeviceScan::InclusiveSum,
+#     DeviceRadixSort::SortKeys/SortPairs/SortPairsDescending (bit range),
+#     DeviceHistogram::HistogramEven (5e5 items).
+foreach(p thrust_algorithms thrust_sort cub_block cub_device)
+  softgpu_cuda_program(${p} SOURCES libs/${p}.cu ARCH -arch=sm_80)
+  cuda_test(${p} ${p} STDOUT_REGEX "PASS ${p}" TIMEOUT 300)
+endforeach()
+# sm_90 builds take CCCL's Hopper paths (bulk-copy transform, programmatic
+# dependent launch in the sort kernels).
+foreach(p thrust_algorithms thrust_sort cub_device)
+  softgpu_cuda_program(${p}_sm90 SOURCES libs/${p}.cu ARCH -arch=sm_90)
+  cuda_test(${p}_sm90 ${p}_sm90 STDOUT_REGEX "PASS ${p}" TIMEOUT 300)
+endforeach()
+
+# Disabled until the simulator supports what CCCL emits (each passes with the
+# fixes named; see README.md):
+#  - every program: CUB's inline PTX declares scoped registers without '%'
+#    ("{ .reg .pred p; shfl.sync.up.b32 r0|p, ...; @p add.s32 r0, r0, %r1; }");
+#    the PTX parser rejects 'p' after '@', '!' and '|' (src/ptx/parser_body.cpp).
+#  - all but cub_block: 'bar.warp.sync membermask' (CUB's WARP_SYNC) is
+#    executed as bar.sync with barrier id 0xffffffff and faults (src/exec/warp.cpp).
+#  - thrust_algorithms_sm90: 'cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes'
+#    (DeviceTransform's bulk-copy path) is not implemented.
+#  - thrust_sort_sm90: 'griddepcontrol.wait' and 'griddepcontrol.launch_dependents'
+#    (merge sort kernels) are not implemented.
+#  - thrust_sort, thrust_sort_sm90: need cudaLaunchKernelExC (being added with
+#    the cluster launch path).
+set_tests_properties(cuda.thrust_algorithms cuda.thrust_sort cuda.cub_block cuda.cub_device
+                     cuda.thrust_algorithms_sm90 cuda.thrust_sort_sm90 cuda.cub_device_sm90
+                     PROPERTIES DISABLED TRUE)
