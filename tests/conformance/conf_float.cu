@@ -1,9 +1,10 @@
 // Conformance: f32 and f64 arithmetic in every rounding mode (__fadd_r*,
 // __fsub_r*, __fmul_r*, __fmaf_r*, __fdiv_r*, __frcp_r*, __fsqrt_r*, the
-// __d* equivalents), __frsqrt_rn, fmin/fmax with NaN and signed zero, and
-// comparisons with NaN. Built twice: plain (conf_float) and with -ftz=true
-// (conf_float_ftz, where the f32 forms become .ftz and subnormal f32 inputs
-// and results flush to sign-preserving zero; f64 has no .ftz and must not change).
+// __d* equivalents), __frsqrt_rn, fmin/fmax with NaN and signed zero,
+// comparisons with NaN, abs/neg/copysign and testp (every class). Built
+// twice: plain (conf_float) and with -ftz=true (conf_float_ftz, where the f32
+// forms become .ftz and subnormal f32 inputs and results flush to
+// sign-preserving zero; f64 has no .ftz and must not change).
 // Reference: the host's IEEE arithmetic under fesetround() (x86-64 SSE honours
 // the dynamic rounding mode; volatile operands keep it from being folded).
 #include "conf.h"
@@ -16,9 +17,14 @@ static const bool kFtz = false;
 static const char* kName = "conf_float";
 #endif
 
-enum Op : uint32_t { ADD, SUB, MUL, FMA, DIV, RCP, SQRT, RSQRT, MIN, MAX, LT, EQ, NEU, GE, NUM_OPS };
+enum Op : uint32_t { ADD, SUB, MUL, FMA, DIV, RCP, SQRT, RSQRT, MIN, MAX, LT, EQ, NEU, GE, ABS, NEG, COPYSIGN,
+                     T_FINITE, T_INF, T_NUMBER, T_NAN, T_NORMAL, T_SUBNORMAL, NUM_OPS };
 static const char* kOpName[NUM_OPS] = {"add", "sub", "mul", "fma", "div", "rcp", "sqrt", "rsqrt",
-                                       "min", "max", "setp.lt", "setp.eq", "setp.neu", "setp.ge"};
+                                       "min", "max", "setp.lt", "setp.eq", "setp.neu", "setp.ge", "abs",
+                                       "neg", "copysign", "testp.finite", "testp.infinite", "testp.number",
+                                       "testp.notanumber", "testp.normal", "testp.subnormal"};
+static bool is_testp(uint32_t op) { return op >= T_FINITE; }
+static bool is_unary(uint32_t op) { return op == RCP || op == SQRT || op == RSQRT || op == ABS || op == NEG || is_testp(op); }
 static bool has_modes(uint32_t op) { return op <= SQRT; }
 
 struct Rec {
@@ -34,6 +40,13 @@ struct Rec {
     default: return fn##_rd(__VA_ARGS__);                                       \
   }
 
+#define TESTP(kind, ty, reg, x)                                                              \
+  {                                                                                          \
+    uint32_t r_;                                                                             \
+    asm("{.reg .pred %%tp; testp." kind "." ty " %%tp, %1; selp.u32 %0, 1, 0, %%tp;}"         \
+        : "=r"(r_) : reg(x));                                                                \
+    return r_;                                                                               \
+  }
 __device__ float op32(uint32_t op, int m, float a, float b, float c) {
   switch (op) {
     case ADD: MODES(__fadd, a, b)
@@ -49,7 +62,16 @@ __device__ float op32(uint32_t op, int m, float a, float b, float c) {
     case LT: return a < b;
     case EQ: return a == b;
     case NEU: return a != b;
-    default: return a >= b;
+    case GE: return a >= b;
+    case ABS: return fabsf(a);
+    case NEG: return -a;
+    case COPYSIGN: return copysignf(a, b);
+    case T_FINITE: TESTP("finite", "f32", "f", a)
+    case T_INF: TESTP("infinite", "f32", "f", a)
+    case T_NUMBER: TESTP("number", "f32", "f", a)
+    case T_NAN: TESTP("notanumber", "f32", "f", a)
+    case T_NORMAL: TESTP("normal", "f32", "f", a)
+    default: TESTP("subnormal", "f32", "f", a)
   }
 }
 __device__ double op64(uint32_t op, int m, double a, double b, double c) {
@@ -67,7 +89,16 @@ __device__ double op64(uint32_t op, int m, double a, double b, double c) {
     case LT: return a < b;
     case EQ: return a == b;
     case NEU: return a != b;
-    default: return a >= b;
+    case GE: return a >= b;
+    case ABS: return fabs(a);
+    case NEG: return -a;
+    case COPYSIGN: return copysign(a, b);
+    case T_FINITE: TESTP("finite", "f64", "d", a)
+    case T_INF: TESTP("infinite", "f64", "d", a)
+    case T_NUMBER: TESTP("number", "f64", "d", a)
+    case T_NAN: TESTP("notanumber", "f64", "d", a)
+    case T_NORMAL: TESTP("normal", "f64", "d", a)
+    default: TESTP("subnormal", "f64", "d", a)
   }
 }
 
@@ -101,6 +132,19 @@ template <class T> static T ref_minmax(T a, T b, bool mx) {
   return (a < b) != mx ? a : b;
 }
 template <class T> static T ref(uint32_t op, int mode, T a, T b, T c) {
+  // copysign is bit manipulation and testp has no .ftz: their inputs are not flushed.
+  if (op == COPYSIGN || is_testp(op)) {
+    int cls = std::fpclassify(a);
+    switch (op) {
+      case COPYSIGN: return std::copysign(a, b);
+      case T_FINITE: return std::isfinite(a);
+      case T_INF: return std::isinf(a);
+      case T_NUMBER: return !std::isnan(a);
+      case T_NAN: return std::isnan(a);
+      case T_NORMAL: return cls == FP_NORMAL;
+      default: return cls == FP_SUBNORMAL;
+    }
+  }
   a = flush(a); b = flush(b); c = flush(c);
   volatile T va = a, vb = b, vc = c;
   T r;
@@ -123,6 +167,8 @@ template <class T> static T ref(uint32_t op, int mode, T a, T b, T c) {
     case LT: r = va < vb; break;
     case EQ: r = va == vb; break;
     case NEU: r = va != vb; break;
+    case ABS: r = std::fabs(va); break;
+    case NEG: r = -va; break;
     default: r = va >= vb; break;
   }
   volatile T vr = r;
@@ -149,7 +195,7 @@ int main(int argc, char** argv) {
   const size_t n32 = sizeof s32 / 4, n64 = sizeof s64 / 8;
   for (uint32_t op = 0; op < NUM_OPS; ++op) {
     int modes = has_modes(op) ? 4 : 1;
-    bool unary = op == RCP || op == SQRT || op == RSQRT;
+    bool unary = is_unary(op);
     for (int m = 0; m < modes; ++m) {
       for (size_t i = 0; i < n32; ++i)
         for (size_t j = 0; j < (unary ? 1 : n32); ++j) {
@@ -199,20 +245,20 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < r32.size(); ++i) {
     const Rec& x = r32[i];
     std::string form = std::string(kOpName[x.op]) + (has_modes(x.op) ? std::string(".") + kModeName[x.mode] : "") +
-                       (x.op == RSQRT ? ".rn" : "") + ftz + ".f32";
-    bool unary = x.op == RCP || x.op == SQRT || x.op == RSQRT;
+                       (x.op == RSQRT ? ".rn" : "") + (is_testp(x.op) || x.op == COPYSIGN ? "" : ftz) + ".f32";
+    bool unary = is_unary(x.op);
     std::string in = unary ? in1(x.a, 32) : x.op == FMA ? in3(x.a, x.b, x.c, 32) : in2(x.a, x.b, 32);
     float e = ref<float>(x.op, x.mode, bitsf((uint32_t)x.a), bitsf((uint32_t)x.b), bitsf((uint32_t)x.c));
-    if (x.op >= LT) conf.bits(form, in, e != 0 ? 0x3f800000u : 0u, g32[i], 32);
+    if ((x.op >= LT && x.op <= GE) || is_testp(x.op)) conf.bits(form, in, e != 0 ? 0x3f800000u : 0u, g32[i], 32);
     else conf.f32(form, in, e, g32[i]);
   }
   for (size_t i = 0; i < r64.size(); ++i) {
     const Rec& x = r64[i];
     std::string form = std::string(kOpName[x.op]) + (has_modes(x.op) ? std::string(".") + kModeName[x.mode] : "") + ".f64";
-    bool unary = x.op == RCP || x.op == SQRT;
+    bool unary = is_unary(x.op);
     std::string in = unary ? in1(x.a, 64) : x.op == FMA ? in3(x.a, x.b, x.c, 64) : in2(x.a, x.b, 64);
     double e = ref<double>(x.op, x.mode, bitsd(x.a), bitsd(x.b), bitsd(x.c));
-    if (x.op >= LT) conf.bits(form, in, e != 0 ? 0x3ff0000000000000ull : 0u, g64[i], 64);
+    if ((x.op >= LT && x.op <= GE) || is_testp(x.op)) conf.bits(form, in, e != 0 ? 0x3ff0000000000000ull : 0u, g64[i], 64);
     else conf.f64(form, in, e, g64[i]);
   }
   cudaFree(d);
