@@ -213,6 +213,56 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
   return call([&] { return rt().stream_query(stream); });
 }
 
+// Stream properties. Priorities are clamped to [-5, 0] at creation, the
+// range reported here (the H100's).
+cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
+  return call([&] {
+    int device = 0;
+    if (Status s = rt().get_device(&device); s != Status::Success) return s;  // initialization errors
+    if (leastPriority) *leastPriority = 0;
+    if (greatestPriority) *greatestPriority = -5;
+    return Status::Success;
+  });
+}
+
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags) {
+  return call([&] { return flags ? rt().stream_info(stream, flags, nullptr) : Status::InvalidValue; });
+}
+
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority) {
+  return call([&] { return priority ? rt().stream_info(stream, nullptr, priority) : Status::InvalidValue; });
+}
+
+cudaError_t cudaStreamGetDevice(cudaStream_t stream, int* device) {
+  return call([&] {
+    if (!device) return Status::InvalidValue;
+    if (Status s = rt().stream_check(stream); s != Status::Success) return s;
+    return rt().get_device(device);
+  });
+}
+
+// Graph capture is not supported (cudaStreamBeginCapture is not exported),
+// so no stream is ever capturing; libraries ask before choosing a path.
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus* pCaptureStatus) {
+  return call([&] {
+    if (!pCaptureStatus) return Status::InvalidValue;
+    if (Status s = rt().stream_check(stream); s != Status::Success) return s;
+    *pCaptureStatus = cudaStreamCaptureStatusNone;
+    return Status::Success;
+  });
+}
+
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus* captureStatus_out,
+                                     unsigned long long*, cudaGraph_t*, const cudaGraphNode_t** dependencies_out,
+                                     const cudaGraphEdgeData** edgeData_out, size_t*) {
+  return call([&] {
+    if (!captureStatus_out || (edgeData_out && !dependencies_out)) return Status::InvalidValue;
+    if (Status s = rt().stream_check(stream); s != Status::Success) return s;
+    *captureStatus_out = cudaStreamCaptureStatusNone;  // other outputs are only defined while capturing
+    return Status::Success;
+  });
+}
+
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
   return call([&] { return rt().stream_wait_event(stream, event, flags); });
 }

@@ -239,6 +239,15 @@ Status Runtime::stream_check(void* stream) {
   return finish(check_stream(stream));
 }
 
+Status Runtime::stream_info(void* stream, unsigned* flags, int* priority) {
+  SOFTGPU_API_BEGIN(true);
+  if (Status s = check_stream(stream); s != Status::Success) return finish(s);
+  auto it = streams_.find(stream);
+  if (flags) *flags = it == streams_.end() ? 0u : it->second->flags;
+  if (priority) *priority = it == streams_.end() ? 0 : it->second->priority;
+  return Status::Success;
+}
+
 Status Runtime::stream_create(void** out, unsigned flags, int priority) {
   SOFTGPU_API_BEGIN(true);
   if (!out || (flags & ~kStreamNonBlocking)) return finish(Status::InvalidValue);

@@ -172,6 +172,8 @@ class Runtime {
   Status stream_wait_event(void* stream, void* event, unsigned flags);
   Status launch_host_func(void* stream, HostCallback fn, void* user);
   Status stream_check(void* stream);  // validates a handle (for stream-taking helpers)
+  // Flags and priority a stream was created with (0, 0 for the default streams).
+  Status stream_info(void* stream, unsigned* flags, int* priority);
   Status event_create(void** out, unsigned flags);
   Status event_destroy(void* event);
   Status event_record(void* event, void* stream);

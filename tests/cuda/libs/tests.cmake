@@ -22,6 +22,10 @@ foreach(p thrust_algorithms thrust_sort cub_device)
   cuda_test(${p}_sm90 ${p}_sm90 STDOUT_REGEX "PASS ${p}" TIMEOUT 300)
 endforeach()
 
+# Stream property and capture-status queries libraries make (enabled: passes).
+softgpu_cuda_program(stream_queries SOURCES libs/stream_queries.cu ARCH -arch=sm_80)
+cuda_test(stream_queries stream_queries STDOUT_REGEX "PASS stream_queries")
+
 # Disabled until the simulator supports what CCCL emits (each passes with the
 # fixes named; see README.md):
 #  - every program: CUB's inline PTX declares scoped registers without '%'
@@ -33,8 +37,6 @@ endforeach()
 #    (DeviceTransform's bulk-copy path) is not implemented.
 #  - thrust_sort_sm90: 'griddepcontrol.wait' and 'griddepcontrol.launch_dependents'
 #    (merge sort kernels) are not implemented.
-#  - thrust_sort, thrust_sort_sm90: need cudaLaunchKernelExC (being added with
-#    the cluster launch path).
 set_tests_properties(cuda.thrust_algorithms cuda.thrust_sort cuda.cub_block cuda.cub_device
                      cuda.thrust_algorithms_sm90 cuda.thrust_sort_sm90 cuda.cub_device_sm90
                      PROPERTIES DISABLED TRUE)
