@@ -69,6 +69,7 @@ enum class Status : int {
   LaunchFailure = 719,
   CooperativeLaunchTooLarge = 720,
   NotSupported = 801,
+  InvalidClusterSize = 912,
   Unknown = 999,
 };
 

@@ -33,6 +33,8 @@ struct KernelInfo {
   uint32_t max_threads_per_block = 0;  // from .maxntid/.reqntid, 0 = unspecified
   uint32_t ptx_version = 0;          // major*10+minor
   uint32_t sm_target = 0;            // from .target, e.g. 80
+  Dim3 required_cluster;             // .reqnctapercluster (__cluster_dims__); 1x1x1 = none
+  bool explicit_cluster = false;     // .explicitcluster
 };
 
 struct VariableInfo {

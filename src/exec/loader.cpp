@@ -72,6 +72,7 @@ const HandlerTable& handler_table() {
     register_tensor_handlers(h);
     register_async_handlers(h);
     register_texture_handlers(h);
+    register_coop_handlers(h);
     return h;
   }();
   return t;
@@ -150,6 +151,8 @@ LoadResult load_program(std::vector<ptx::Module> modules, DeviceMemory& memory) 
       k.max_threads_per_block = f.max_threads;
       k.ptx_version = lp->prog.ptx_version;
       k.sm_target = lp->prog.sm_target;
+      if (f.cluster_dims[0]) k.required_cluster = Dim3{f.cluster_dims[0], f.cluster_dims[1], f.cluster_dims[2]};
+      k.explicit_cluster = f.explicit_cluster;
       lp->kernels.push_back(std::move(k));
     }
   }

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstring>
 
 #include "exec/warp.h"
@@ -188,14 +189,23 @@ void exec_st(Warp& w, const Inst& in, uint32_t mask) {
 }
 
 // ---- atom / red ----
+// Flushes an f32 subnormal to a zero of the same sign.
+inline float flush(float v) { return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v; }
+
 template <class T>
-T atomic_apply(AtomOp op, T* p, T b, T c, bool is_float) {
+T atomic_apply(AtomOp op, T* p, T b, T c, bool ftz) {
   std::atomic_ref<T> ref(*p);
   T old = ref.load(std::memory_order_relaxed);
   for (;;) {
     T nv{};
     switch (op) {
-      case AtomOp::Add: nv = T(old + b); break;
+      case AtomOp::Add:
+        if constexpr (std::is_same_v<T, float>) {
+          nv = ftz ? flush(flush(old) + flush(b)) : T(old + b);
+        } else {
+          nv = T(old + b);
+        }
+        break;
       case AtomOp::Min: nv = b < old ? b : old; break;
       case AtomOp::Max: nv = b > old ? b : old; break;
       case AtomOp::Exch: nv = b; break;
@@ -231,8 +241,16 @@ void exec_atom_t(Warp& w, const Inst& in, uint32_t mask) {
     if (!ok) return;
     std::byte* p = locate(w, in, a, base, l, sizeof(T), true);
     if (!p) { ok = false; return; }
-    T r = atomic_apply<T>(in.m.atom, reinterpret_cast<T*>(p), from_bits<T>(b[l]), from_bits<T>(c[l]),
-                          std::is_floating_point_v<T>);
+    // CUDA C++ Programming Guide, "Floating-Point Standard": f32 atomic adds on
+    // global memory always flush subnormals (FADD.F32.FTZ.RN), on shared memory
+    // they keep them.
+    bool ftz = false;
+    if constexpr (std::is_same_v<T, float>) {
+      Space sp = in.m.space;
+      if (sp == Space::Generic) sp = w.generic_space(w.address(a, l, base));
+      ftz = sp != Space::Shared;
+    }
+    T r = atomic_apply<T>(in.m.atom, reinterpret_cast<T*>(p), from_bits<T>(b[l]), from_bits<T>(c[l]), ftz);
     old[l] = to_bits<T>(r);
   });
   if (!ok || is_red) return;

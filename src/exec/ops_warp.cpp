@@ -36,12 +36,25 @@ using program::Type;
 using program::VoteMode;
 using OK = Operand::Kind;
 
-// Lanes that take part: the executing lanes, limited to membermask when given.
-uint32_t members(Warp& w, const Inst& in, int idx, uint32_t mask) {
-  if (idx >= in.nops) return mask;
+// Lanes that take part. Each lane names its own membermask; lanes naming the
+// same mask form one group (tiled_partition gives each tile its own), so
+// f(group, members) runs once per distinct mask among the executing lanes.
+template <class F>
+void for_member_groups(Warp& w, const Inst& in, int idx, uint32_t mask, F&& f) {
+  if (idx >= in.nops) {
+    f(mask, mask);
+    return;
+  }
   uint64_t s[kWarpSize];
   const uint64_t* m = w.src(in.o[idx], s);
-  return mask & uint32_t(m[std::countr_zero(mask | 0x80000000u)]);
+  uint32_t rest = mask;
+  while (rest) {
+    const uint32_t mv = uint32_t(m[std::countr_zero(rest)]);
+    uint32_t group = 0;
+    for_lanes(rest, [&](uint32_t l) { group |= uint32_t(uint32_t(m[l]) == mv) << l; });
+    rest &= ~group;
+    f(group, mv & mask);
+  }
 }
 
 template <program::ShflMode Mode>
@@ -66,88 +79,97 @@ void exec_shfl(Warp& w, const Inst& in, uint32_t mask) {
 
 template <VoteMode Mode>
 void exec_vote(Warp& w, const Inst& in, uint32_t mask) {
-  const uint32_t m = members(w, in, 2, mask);
-  const uint32_t a = w.pred_value(in.o[1]) & m;
-  if constexpr (Mode == VoteMode::Ballot) {
-    uint64_t* d = w.dst(in.o[0]);
-    if (d) for_lanes(mask, [&](uint32_t l) { d[l] = a; });
-  } else {
-    bool r;
-    if constexpr (Mode == VoteMode::All) r = a == m;
-    else if constexpr (Mode == VoteMode::Any) r = a != 0;
-    else r = a == m || a == 0;
-    w.set_pred(in.o[0], r ? kFullMask : 0, mask);
-  }
+  const uint32_t pred = w.pred_value(in.o[1]);
+  uint64_t* d = Mode == VoteMode::Ballot ? w.dst(in.o[0]) : nullptr;
+  for_member_groups(w, in, 2, mask, [&](uint32_t group, uint32_t m) {
+    const uint32_t a = pred & m;
+    if constexpr (Mode == VoteMode::Ballot) {
+      if (d) for_lanes(group, [&](uint32_t l) { d[l] = a; });
+    } else {
+      bool r;
+      if constexpr (Mode == VoteMode::All) r = a == m;
+      else if constexpr (Mode == VoteMode::Any) r = a != 0;
+      else r = a == m || a == 0;
+      w.set_pred(in.o[0], r ? kFullMask : 0, group);
+    }
+  });
 }
 
 template <class T, bool All>
 void exec_match(Warp& w, const Inst& in, uint32_t mask) {
-  const uint32_t m = members(w, in, 2, mask);
   uint64_t sa[kWarpSize];
   const uint64_t* ap = w.src(in.o[1], sa);
   T v[kWarpSize];
   for (uint32_t l = 0; l < kWarpSize; ++l) v[l] = T(ap[l]);
   uint64_t out[kWarpSize];
   uint32_t p = 0;
-  if constexpr (All) {
-    const uint32_t first = uint32_t(std::countr_zero(m | 0x80000000u));
-    bool same = true;
-    for_lanes(m, [&](uint32_t l) { same &= v[l] == v[first]; });
-    for_lanes(mask, [&](uint32_t l) { out[l] = same ? m : 0; });
-    p = same ? kFullMask : 0;
-  } else {
-    for_lanes(mask, [&](uint32_t l) {
-      uint32_t r = 0;
-      for_lanes(m, [&](uint32_t k) { r |= uint32_t(v[k] == v[l]) << k; });
-      out[l] = r;
-    });
-  }
+  for_member_groups(w, in, 2, mask, [&](uint32_t group, uint32_t m) {
+    if constexpr (All) {
+      const uint32_t first = uint32_t(std::countr_zero(m | 0x80000000u));
+      bool same = true;
+      for_lanes(m, [&](uint32_t l) { same &= v[l] == v[first]; });
+      for_lanes(group, [&](uint32_t l) { out[l] = same ? m : 0; });
+      if (same) p |= group;
+    } else {
+      for_lanes(group, [&](uint32_t l) {
+        uint32_t r = 0;
+        for_lanes(m, [&](uint32_t k) { r |= uint32_t(v[k] == v[l]) << k; });
+        out[l] = r;
+      });
+    }
+  });
   if (uint64_t* d = w.dst(in.o[0])) for_lanes(mask, [&](uint32_t l) { d[l] = out[l]; });
   if (All && in.pair().kind == OK::Pred) w.set_pred(in.pair(), p, mask);
 }
 
 template <class T, int Op>
 void exec_redux(Warp& w, const Inst& in, uint32_t mask) {
-  const uint32_t m = members(w, in, 2, mask);
   uint64_t sa[kWarpSize];
   const uint64_t* a = w.src(in.o[1], sa);
-  T acc;
-  if constexpr (Op == 0 || Op == 4 || Op == 5) acc = 0;          // add, or, xor
-  else if constexpr (Op == 1) acc = std::numeric_limits<T>::max();  // min
-  else if constexpr (Op == 2) acc = std::numeric_limits<T>::min();  // max
-  else acc = T(~T(0));                                          // and
-  for_lanes(m, [&](uint32_t l) {
-    T x = T(a[l]);
-    if constexpr (Op == 0) acc = T(uint32_t(acc) + uint32_t(x));
-    else if constexpr (Op == 1) acc = std::min(acc, x);
-    else if constexpr (Op == 2) acc = std::max(acc, x);
-    else if constexpr (Op == 3) acc = T(acc & x);
-    else if constexpr (Op == 4) acc = T(acc | x);
-    else acc = T(acc ^ x);
+  uint64_t out[kWarpSize];
+  for_member_groups(w, in, 2, mask, [&](uint32_t group, uint32_t m) {
+    T acc;
+    if constexpr (Op == 0 || Op == 4 || Op == 5) acc = 0;          // add, or, xor
+    else if constexpr (Op == 1) acc = std::numeric_limits<T>::max();  // min
+    else if constexpr (Op == 2) acc = std::numeric_limits<T>::min();  // max
+    else acc = T(~T(0));                                          // and
+    for_lanes(m, [&](uint32_t l) {
+      T x = T(a[l]);
+      if constexpr (Op == 0) acc = T(uint32_t(acc) + uint32_t(x));
+      else if constexpr (Op == 1) acc = std::min(acc, x);
+      else if constexpr (Op == 2) acc = std::max(acc, x);
+      else if constexpr (Op == 3) acc = T(acc & x);
+      else if constexpr (Op == 4) acc = T(acc | x);
+      else acc = T(acc ^ x);
+    });
+    for_lanes(group, [&](uint32_t l) { out[l] = to_bits<T>(acc); });
   });
-  if (uint64_t* d = w.dst(in.o[0])) for_lanes(mask, [&](uint32_t l) { d[l] = to_bits<T>(acc); });
+  if (uint64_t* d = w.dst(in.o[0])) for_lanes(mask, [&](uint32_t l) { d[l] = out[l]; });
 }
 
 // redux.sync.{min,max}{.abs}{.NaN}.f32 (sm_100a): min/max.f32 semantics
 // (NaN inputs ignored unless .NaN; -0 < +0), .abs on each input first.
 template <bool Max, bool Abs, bool NaN>
 void exec_redux_f32(Warp& w, const Inst& in, uint32_t mask) {
-  const uint32_t m = members(w, in, 2, mask);
   uint64_t sa[kWarpSize];
   const uint64_t* a = w.src(in.o[1], sa);
-  bool any = false, nan = false;
-  float acc = 0;
-  for_lanes(m, [&](uint32_t l) {
-    float x = std::bit_cast<float>(uint32_t(a[l]));
-    if (Abs) x = std::fabs(x);
-    if (x != x) { nan = true; return; }
-    if (!any) { acc = x; any = true; return; }
-    if (x == acc) acc = (std::signbit(x) == Max) ? acc : x;  // -0 < +0
-    else if ((x > acc) == Max) acc = x;
+  uint64_t out[kWarpSize];
+  for_member_groups(w, in, 2, mask, [&](uint32_t group, uint32_t m) {
+    bool any = false, nan = false;
+    float acc = 0;
+    for_lanes(m, [&](uint32_t l) {
+      float x = std::bit_cast<float>(uint32_t(a[l]));
+      if (Abs) x = std::fabs(x);
+      if (x != x) { nan = true; return; }
+      if (!any) { acc = x; any = true; return; }
+      if (x == acc) acc = (std::signbit(x) == Max) ? acc : x;  // -0 < +0
+      else if ((x > acc) == Max) acc = x;
+    });
+    // All inputs NaN (or any NaN with .NaN): the canonical NaN.
+    const uint32_t r = (!any || (NaN && nan)) ? 0x7fffffffu : std::bit_cast<uint32_t>(acc);
+    for_lanes(group, [&](uint32_t l) { out[l] = r; });
   });
-  // All inputs NaN (or any NaN with .NaN): the canonical NaN.
-  const uint32_t r = (!any || (NaN && nan)) ? 0x7fffffffu : std::bit_cast<uint32_t>(acc);
-  if (uint64_t* d = w.dst(in.o[0])) for_lanes(mask, [&](uint32_t l) { d[l] = r; });
+  if (uint64_t* d = w.dst(in.o[0])) for_lanes(mask, [&](uint32_t l) { d[l] = out[l]; });
 }
 
 void exec_activemask(Warp& w, const Inst& in, uint32_t mask) {
@@ -155,14 +177,15 @@ void exec_activemask(Warp& w, const Inst& in, uint32_t mask) {
 }
 
 void exec_elect(Warp& w, const Inst& in, uint32_t mask) {
-  const uint32_t m = members(w, in, 1, mask);
-  if (m == 0) {
-    w.set_pred(in.pair(), 0, mask);
-    return;
-  }
-  const uint32_t leader = uint32_t(std::countr_zero(m));
-  if (uint64_t* d = w.dst(in.o[0])) for_lanes(mask, [&](uint32_t l) { d[l] = leader; });
-  w.set_pred(in.pair(), 1u << leader, mask);
+  uint64_t* d = w.dst(in.o[0]);
+  uint32_t p = 0;
+  for_member_groups(w, in, 1, mask, [&](uint32_t group, uint32_t m) {
+    if (m == 0) return;
+    const uint32_t leader = uint32_t(std::countr_zero(m));
+    if (d) for_lanes(group, [&](uint32_t l) { d[l] = leader; });
+    p |= 1u << leader;
+  });
+  w.set_pred(in.pair(), p, mask);
 }
 
 ExecFn bind_shfl(const Inst& in) {

@@ -680,6 +680,11 @@ ExecFn bind_alloca(const Inst& in) { return int_addr_type(in.type) ? &exec_alloc
 ExecFn bind_stacksave(const Inst& in) { return int_addr_type(in.type) ? &exec_stacksave : nullptr; }
 ExecFn bind_stackrestore(const Inst& in) { return int_addr_type(in.type) ? &exec_stackrestore : nullptr; }
 
-void register_coop_handlers(HandlerTable& t) { t.bind[size_t(Opcode::Mapa)] = &bind_mapa; }
+void register_coop_handlers(HandlerTable& t) {
+  t.bind[size_t(Opcode::Mapa)] = &bind_mapa;
+  t.bind[size_t(Opcode::Alloca)] = &bind_alloca;
+  t.bind[size_t(Opcode::Stacksave)] = &bind_stacksave;
+  t.bind[size_t(Opcode::Stackrestore)] = &bind_stackrestore;
+}
 
 }  // namespace softgpu::exec

@@ -583,12 +583,18 @@ bool decode(const DecodeInput& in, Program& out, std::vector<ptx::Diagnostic>& d
       else if (fn.name == "malloc") f.builtin = Function::Builtin::Malloc;
       else if (fn.name == "free") f.builtin = Function::Builtin::Free;
     }
-    for (const auto& [k, v] : fn.directives)
+    for (const auto& [k, v] : fn.directives) {
       if ((k == "maxntid" || k == "reqntid") && !v.empty()) {
         uint64_t p = 1;
         for (auto x : v) p *= x;
         f.max_threads = uint32_t(std::min<uint64_t>(p, UINT32_MAX));
+      } else if (k == "reqnctapercluster" && !v.empty()) {
+        for (size_t d = 0; d < 3; ++d) f.cluster_dims[d] = d < v.size() ? uint32_t(std::min<uint64_t>(v[d], 1024)) : 1;
+        f.explicit_cluster = true;
+      } else if (k == "explicitcluster") {
+        f.explicit_cluster = true;
       }
+    }
     FunctionDecoder d(*srcs[i].mod, fn, f, in, module_shared, out.function_index, cursor, diags);
     d.run();
     if (f.is_extern && f.builtin == Function::Builtin::None)

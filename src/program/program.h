@@ -139,6 +139,8 @@ struct Function {
   std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> kernel_params;
   uint32_t kernel_param_bytes = 0;
   uint32_t max_threads = 0;    // .maxntid/.reqntid product
+  uint32_t cluster_dims[3] = {0, 0, 0};  // .reqnctapercluster (0 = none)
+  bool explicit_cluster = false;         // .explicitcluster
   uint32_t line = 0;
   uint32_t own_shared_bytes = 0;              // .shared declared inside this function
   std::vector<std::string> module_shared_refs;  // module-scope .shared variables it names

@@ -229,12 +229,14 @@ bool Parser::parse_simple_operand(Operand& op) {
   if (accept_punct('|')) {
     auto p = std::make_shared<Operand>();
     p->loc = peek().loc;
-    if (peek().kind != Tok::Ident || peek().text[0] != '%') {
+    if (peek().kind != Tok::Ident) {
       unexpected("a register after '|'");
       return false;
     }
-    p->kind = Operand::Kind::Register;
+    // Registers may be named without '%' ("q" declared by ".reg .pred q;").
     p->name = std::string(next().text);
+    p->kind = p->name == "_" ? Operand::Kind::Sink
+              : p->name[0] == '%' ? Operand::Kind::Register : Operand::Kind::Symbol;
     op.pair = std::move(p);
   }
   return true;

@@ -332,12 +332,14 @@ Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, s
   cfg.block = block;
   cfg.dynamic_shared_bytes = static_cast<uint32_t>(shared_bytes);
   cfg.cooperative = cooperative;
-  // Clusters: whole clusters only, at most the chip's portable maximum.
+  // Clusters: whole clusters only, at most the chip's portable maximum. A
+  // kernel compiled with __cluster_dims__ brings its own shape.
+  if (cluster == Dim3{} && !(info->required_cluster == Dim3{})) cluster = info->required_cluster;
   if (!(cluster == Dim3{})) {
     if (g.max_cluster_size == 0) return finish(Status::NotSupported);
     if (cluster.count() == 0 || cluster.count() > g.max_cluster_size || grid.x % cluster.x ||
         grid.y % cluster.y || grid.z % cluster.z)
-      return finish(Status::InvalidValue);
+      return finish(Status::InvalidClusterSize);
     cfg.cluster = cluster;
     cfg.explicit_cluster = true;
   }

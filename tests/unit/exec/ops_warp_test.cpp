@@ -94,3 +94,26 @@ TEST(WarpOps, MatchReduxElect) {
   ASSERT_TRUE(h.run(e, 0xff00u));
   EXPECT_EQ(h.pred(3) & 0xff00u, 0x0100u);
 }
+
+// tiled_partition<16>: each half-warp names its own membermask, and each
+// lane's result must come from its own tile only.
+TEST(WarpOps, PerLaneMemberMasks) {
+  WarpHarness h;
+  for (uint32_t l = 0; l < 32; ++l) {
+    h.reg(3)[l] = l + 1;
+    h.reg(5)[l] = l < 16 ? 0x0000ffffu : 0xffff0000u;
+  }
+  Inst r = make(Opcode::Redux, Type::S32, {R(4), R(3), R(5)});
+  r.m.atom = program::AtomOp::Add;
+  ASSERT_TRUE(h.run(r));
+  for (uint32_t l = 0; l < 32; ++l) EXPECT_EQ(h.reg(4)[l], l < 16 ? 136u : 392u) << l;  // 1..16, 17..32
+  h.pred(1) = 0x0000ff00u;  // true in lanes 8..15 only
+  Inst b = make(Opcode::Vote, Type::B32, {R(6), P(1), R(5)});
+  b.m.vote = program::VoteMode::Ballot;
+  ASSERT_TRUE(h.run(b));
+  for (uint32_t l = 0; l < 32; ++l) EXPECT_EQ(h.reg(6)[l], l < 16 ? 0x0000ff00u : 0u) << l;
+  Inst a = make(Opcode::Vote, Type::Pred, {P(2), P(1), R(5)});
+  a.m.vote = program::VoteMode::Any;
+  ASSERT_TRUE(h.run(a));
+  EXPECT_EQ(h.pred(2), 0x0000ffffu);
+}

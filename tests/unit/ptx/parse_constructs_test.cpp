@@ -259,3 +259,25 @@ TEST(QualifiedModifiers, StayInTheirDottedPart) {
 
 }  // namespace
 }  // namespace softgpu::ptx
+
+namespace softgpu::ptx {
+namespace {
+
+// The '|' second destination may be a register named without '%'.
+TEST(PairDestination, AcceptsPlainRegisterNames) {
+  const std::string text =
+      ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<3>;\n"
+      ".reg .pred q;\nshfl.sync.idx.b32 %r1|q, %r2, 0, 31, -1;\nret;\n}\n";
+  auto r = parse(text, "q.ptx");
+  ASSERT_TRUE(r.module) << render(r.diagnostics, text);
+  const Instruction* shfl = nullptr;
+  for (const auto& s : r.module->functions[0].body->body)
+    if (auto* in = std::get_if<Instruction>(&s); in && in->opcode == "shfl") shfl = in;
+  ASSERT_NE(shfl, nullptr);
+  ASSERT_TRUE(shfl->operands[0].pair);
+  EXPECT_EQ(shfl->operands[0].pair->name, "q");
+  EXPECT_EQ(shfl->operands[0].pair->kind, Operand::Kind::Symbol);
+}
+
+}  // namespace
+}  // namespace softgpu::ptx
