@@ -187,8 +187,12 @@ bool Warp::step() {
       return !faulted_;
     case Opcode::Ret:
       // Returning lanes go to the function's end (the virtual exit), where
-      // they rejoin the others; reconvergence points account for it.
+      // they rejoin the others; reconvergence points account for it. A return
+      // from the kernel itself ends those threads, as exit does, so barriers
+      // stop waiting for them.
+      if (frames_.size() == 1) exited_ |= mask;
       exec_branch(in, active, mask);
+      if ((valid_ & ~exited_) == 0) { state = WarpState::Done; return false; }
       return true;
     case Opcode::Exit:
       exited_ |= mask;
@@ -343,6 +347,9 @@ void Warp::exec_barrier(const Inst& in, uint32_t mask) {
   if (id >= 16) { fault(Status::IllegalInstruction, lane, 0, fmt::format("barrier id {} out of range (0..15)", id)); return; }
   bar_id = id;
   bar_expected = count;
+  // A warp arrives for all its live threads, as barriers count warps on the
+  // hardware: lanes that branched to a `ret` wait at the reconvergence point
+  // before that ret and have not exited yet, but must not block the others.
   bar_threads = uint32_t(std::popcount(valid_ & ~exited_));
   bar_arrive_only = in.m.arrive;
   if (red) {

@@ -244,3 +244,15 @@ TEST(ExecCoop, ClusterRegistersAndBarrier) {
   cfg.grid = Dim3{13};
   EXPECT_EQ(f.run_cfg("clusterregs", cfg, out, counter).status, Status::InvalidValue);
 }
+
+TEST(Exec, EarlyReturnThenBarrier) {
+  for (int n : {50, 1, 127, 128}) {
+    Fixture f;
+    ASSERT_TRUE(f.prog);
+    int* out = f.alloc<int>(128);
+    for (int i = 0; i < 128; ++i) out[i] = -1;
+    auto r = f.run("early_return_barrier", Dim3{1}, Dim3{128}, out, n);
+    ASSERT_EQ(r.status, Status::Success) << (r.fault ? r.fault->message : "");
+    for (int t = 0; t < 128; ++t) ASSERT_EQ(out[t], t < n ? (n - 1 - t) * 3 : -1) << "n=" << n << " t=" << t;
+  }
+}

@@ -37,3 +37,12 @@ extern "C" __global__ void warp_reduce(const int* in, int* out) {
 }
 extern "C" __global__ void oob(int* p) { p[threadIdx.x + 1000000] = 1; }
 extern "C" __global__ void hello(int x) { if (threadIdx.x == 1) printf("hello %d %s %.2f\n", x, "world", 1.5f); }
+// Threads past n return before the barrier; the rest must still meet there.
+extern "C" __global__ void early_return_barrier(int* out, int n) {
+  __shared__ int s[128];
+  int t = threadIdx.x;
+  if (t >= n) return;
+  s[t] = t * 3;
+  __syncthreads();
+  out[t] = s[n - 1 - t];
+}
