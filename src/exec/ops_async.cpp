@@ -300,10 +300,60 @@ ExecFn bind_mbarrier(const Inst& in) {
   return nullptr;
 }
 
+// cp.async.bulk (sm_90): a bulk copy of `size` bytes (a multiple of 16,
+// both addresses 16-byte aligned), done at once. Global -> shared completes
+// `size` bytes of transactions on the mbarrier operand; shared -> global
+// belongs to a bulk group, whose commit/wait are then no-ops.
+template <bool ToShared>
+void exec_cp_bulk(Warp& w, const Inst& in, uint32_t mask) {
+  const Operand& d = in.o[0];
+  const Operand& s = in.o[1];
+  uint64_t sd[kWarpSize], ss[kWarpSize], sz[kWarpSize], sm[kWarpSize];
+  const uint64_t* db = d.reg == program::kNoReg ? sd : w.reg(d.reg);
+  const uint64_t* sb = s.reg == program::kNoReg ? ss : w.reg(s.reg);
+  const uint64_t* size = w.src(in.o[2], sz);
+  const Operand& mb = in.o[3];
+  const uint64_t* mbase = ToShared ? (mb.reg == program::kNoReg ? sm : w.reg(mb.reg)) : nullptr;
+  for_lanes(mask, [&](uint32_t l) {
+    if (w.faulted()) return;
+    const uint32_t n = uint32_t(size[l]);
+    if (n % 16) {
+      w.fault(Status::MisalignedAddress, l, 0, fmt::format("cp.async.bulk size {} is not a multiple of 16", n));
+      return;
+    }
+    std::byte* dst = w.translate(ToShared ? Space::Shared : Space::Global, w.address(d, l, db), n, l, true);
+    if (!dst) return;
+    std::byte* src = w.translate(ToShared ? Space::Global : Space::Shared, w.address(s, l, sb), n, l, false);
+    if (!src) return;
+    std::memmove(dst, src, n);
+    if constexpr (ToShared) {
+      std::byte* p = mbar_ptr(w, in, mb, mbase, l);
+      Mbar m;
+      if (!p || !load_init(w, p, l, m, "cp.async.bulk complete_tx")) return;
+      if (!tx_update(w, m, l, -int64_t(n))) return;
+      m.maybe_complete();
+      store(p, m);
+    }
+  });
+}
+
 // cp is listed as one opcode; its forms are told apart by the modifiers.
 ExecFn bind_cp(const Inst& in) {
-  if (in.raw_mods.size() < 2 || in.raw_mods[0] != ".async") return nullptr;  // cp.reduce..., cp.async.bulk: not here
+  if (in.raw_mods.size() < 2 || in.raw_mods[0] != ".async") return nullptr;  // cp.reduce...: not here
   const std::string& k = in.raw_mods[1];
+  if (k == ".bulk") {
+    if (in.raw_mods.size() < 3) return nullptr;
+    const std::string& f = in.raw_mods[2];
+    if (f == ".commit_group") return in.nops == 0 ? &exec_nop : nullptr;
+    if (f == ".wait_group") return in.nops == 1 ? &exec_nop : nullptr;
+    if ((f == ".shared::cluster" || f == ".shared::cta") && has_mod(in, ".global") &&
+        has_mod(in, ".mbarrier::complete_tx::bytes") && in.nops >= 4 && !has_mod(in, ".multicast::cluster"))
+      return &exec_cp_bulk<true>;
+    if (f == ".global" && (has_mod(in, ".shared::cta") || has_mod(in, ".shared")) && has_mod(in, ".bulk_group") &&
+        in.nops >= 3)
+      return &exec_cp_bulk<false>;
+    return nullptr;  // tensor (TMA) and multicast forms: not implemented
+  }
   if (k == ".commit_group") return in.nops == 0 ? &exec_nop : nullptr;
   if (k == ".wait_group") return in.nops == 1 ? &exec_nop : nullptr;
   if (k == ".wait_all") return in.nops == 0 ? &exec_nop : nullptr;

@@ -298,8 +298,10 @@ void register_memory_handlers(HandlerTable& t) {
   t.bind[size_t(Opcode::Red)] = &bind_atom;
   // Ordering and hints: execution is sequentially consistent, so fences,
   // prefetches and sleeps have no functional effect.
+  // griddepcontrol (programmatic dependent launch): launches run one after
+  // another in stream order, so a dependency is always already satisfied.
   for (Opcode op : {Opcode::Membar, Opcode::Fence, Opcode::Prefetch, Opcode::Prefetchu, Opcode::Nanosleep,
-                    Opcode::Pmevent, Opcode::Applypriority, Opcode::Discard, Opcode::Brkpt})
+                    Opcode::Pmevent, Opcode::Applypriority, Opcode::Discard, Opcode::Brkpt, Opcode::Griddepcontrol})
     t.bind[size_t(op)] = &bind_nop;
 }
 

@@ -209,6 +209,9 @@ bool Warp::step() {
     case Opcode::Bar:
     case Opcode::Barrier:
       top.pc = pc + 1;
+      // bar.warp.sync (__syncwarp): the lanes of a warp execute in lockstep
+      // here, so they are already synchronized.
+      if (in.raw_mods.size() > 0 && in.raw_mods[0] == ".warp") return true;
       if (mask) exec_barrier(in, mask);
       return state == WarpState::Ready;
     default:

@@ -105,7 +105,8 @@ bool Parser::parse_instruction(Instruction& in) {
   in.loc = peek().loc;
   if (accept_punct('@')) {
     in.guard_negated = accept_punct('!');
-    if (peek().kind != Tok::Ident || peek().text.empty() || peek().text[0] != '%') {
+    // Predicates may be named without '%' (".reg .pred p;" in inline asm).
+    if (peek().kind != Tok::Ident || peek().text.empty()) {
       unexpected("a predicate register after '@'");
       return false;
     }
@@ -182,7 +183,7 @@ bool Parser::parse_group(Operand& op, char open, char close) {
 bool Parser::parse_simple_operand(Operand& op) {
   op.loc = peek().loc;
   if (accept_punct('!')) {
-    if (peek().kind != Tok::Ident || peek().text[0] != '%') {
+    if (peek().kind != Tok::Ident) {
       unexpected("a predicate register after '!'");
       return false;
     }

@@ -26,17 +26,3 @@ endforeach()
 softgpu_cuda_program(stream_queries SOURCES libs/stream_queries.cu ARCH -arch=sm_80)
 cuda_test(stream_queries stream_queries STDOUT_REGEX "PASS stream_queries")
 
-# Disabled until the simulator supports what CCCL emits (each passes with the
-# fixes named; see README.md):
-#  - every program: CUB's inline PTX declares scoped registers without '%'
-#    ("{ .reg .pred p; shfl.sync.up.b32 r0|p, ...; @p add.s32 r0, r0, %r1; }");
-#    the PTX parser rejects 'p' after '@', '!' and '|' (src/ptx/parser_body.cpp).
-#  - all but cub_block: 'bar.warp.sync membermask' (CUB's WARP_SYNC) is
-#    executed as bar.sync with barrier id 0xffffffff and faults (src/exec/warp.cpp).
-#  - thrust_algorithms_sm90: 'cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes'
-#    (DeviceTransform's bulk-copy path) is not implemented.
-#  - thrust_sort_sm90: 'griddepcontrol.wait' and 'griddepcontrol.launch_dependents'
-#    (merge sort kernels) are not implemented.
-set_tests_properties(cuda.thrust_algorithms cuda.thrust_sort cuda.cub_block cuda.cub_device
-                     cuda.thrust_algorithms_sm90 cuda.thrust_sort_sm90 cuda.cub_device_sm90
-                     PROPERTIES DISABLED TRUE)
