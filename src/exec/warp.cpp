@@ -541,14 +541,21 @@ std::byte* Warp::translate(Space space, uint64_t addr, uint32_t size, uint32_t l
       }
       return local_[lane].data() + addr;
     default: {
-      const Allocation* a = L_.allocs.find(addr, size);
-      if (!a) {
-        fault(Status::IllegalAddress, lane, addr,
-              fmt::format("out-of-bounds {}-byte {} of global memory at address 0x{:x} (no allocation holds it)",
-                          size, what, addr));
-        return nullptr;
+      // Consecutive accesses of a warp nearly always hit the same allocation:
+      // check the last one before searching the table.
+      const Allocation* a = last_alloc_;
+      if (!a || addr - a->base >= a->size || size > a->size - (addr - a->base)) {
+        a = L_.allocs.find(addr, size);
+        if (!a) {
+          fault(Status::IllegalAddress, lane, addr,
+                fmt::format("out-of-bounds {}-byte {} of global memory at address 0x{:x} (no allocation holds it)",
+                            size, what, addr));
+          return nullptr;
+        }
+        last_alloc_ = a;
+        last_is_const_ = a->label.rfind("const:", 0) == 0;
       }
-      if (write && a->label.rfind("const:", 0) == 0 && space != Space::Const) {
+      if (write && last_is_const_ && space != Space::Const) {
         fault(Status::IllegalAddress, lane, addr, fmt::format("write to constant memory '{}'", a->label.substr(6)));
         return nullptr;
       }

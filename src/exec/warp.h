@@ -206,6 +206,8 @@ class Warp {
   uint32_t valid_;      // lanes that exist (last warp of a CTA may be partial)
   uint32_t exited_ = 0;
   bool faulted_ = false;
+  const Allocation* last_alloc_ = nullptr;  // global-memory lookup cache (see translate)
+  bool last_is_const_ = false;
   uint32_t tid_[3][kWarpSize];
   std::vector<uint64_t> regs_;
   std::vector<uint32_t> preds_;
