@@ -100,9 +100,33 @@ Texel decode_texel(const TexelFormat& fmt, bool normalized_float, const void* ra
   return t;
 }
 
-float quantize_weight(float frac) {
-  // 9-bit fixed point with 8 fractional bits, so 1.0 is exactly representable.
-  return std::floor(frac * 256.0f + 0.5f) / 256.0f;
+uint32_t weight_steps(float frac) {
+  // 9-bit fixed point with 8 fractional bits, so 1.0 is exactly representable;
+  // ties round up (measured on an H200 with a 1/1024 sweep).
+  return uint32_t(std::floor(frac * 256.0f + 0.5f));
+}
+
+float quantize_weight(float frac) { return float(weight_steps(frac)) / 256.0f; }
+
+void linear_weights(const uint32_t* a, uint32_t dims, uint32_t* w) {
+  // 1-D: (256-a, a). 2-D: the corner product a*b/256 is rounded half up and
+  // the other corners take what is left of their row and column, so each
+  // axis keeps its exact 9-bit weight and the four sum to 256 (fits every
+  // 2-D linear sample recorded on an H200; rounding all four products
+  // independently does not: equal texels then stop reading back exactly).
+  // 3-D applies the same split to each 2-D weight for the third axis; no
+  // H200 data covers it yet.
+  if (dims == 1) { w[0] = 256 - a[0]; w[1] = a[0]; return; }
+  const uint32_t A = a[0], B = a[1];
+  const uint32_t w11 = (A * B + 128) >> 8;
+  uint32_t w2[4] = {256 - A - B + w11, A - w11, B - w11, w11};
+  if (dims == 2) { for (int i = 0; i < 4; ++i) w[i] = w2[i]; return; }
+  const uint32_t C = a[2];
+  for (int i = 0; i < 4; ++i) {
+    const uint32_t hi = (w2[i] * C + 128) >> 8;
+    w[4 + i] = hi;
+    w[i] = w2[i] - hi;
+  }
 }
 
 namespace {
@@ -125,8 +149,10 @@ bool address(int64_t& i, uint32_t n, AddressMode m) {
 }
 
 // Reads texel (x, y, z) or returns the border colour.
+// raw (optional): the stored integers of a normalized-float read, which linear
+// filtering works on (signed 8-bit -128 is not yet clamped to -1 there).
 bool texel_at(const TextureObject& t, const int64_t* idx, const bool* inside, uint32_t dims, int32_t layer,
-              TexelReader& r, Texel& out) {
+              TexelReader& r, Texel& out, int32_t* raw_ints = nullptr) {
   const TexResource& R = t.res;
   for (uint32_t d = 0; d < dims; ++d)
     if (!inside[d]) {
@@ -144,6 +170,7 @@ bool texel_at(const TextureObject& t, const int64_t* idx, const bool* inside, ui
           q = std::fmin(q, scale);
           if (b < 0) q = sgn ? -q : 0.0;
           b = float(q) / float(scale);
+          if (raw_ints) raw_ints[c] = int32_t(q);
         }
         out.bits[c] = fbits(b);
       }
@@ -156,7 +183,36 @@ bool texel_at(const TextureObject& t, const int64_t* idx, const bool* inside, ui
   uint8_t raw[16];
   if (!r.read(addr, R.fmt.bytes(), raw)) return false;
   out = decode_texel(R.fmt, t.sampler.normalized_float, raw);
+  if (raw_ints) {
+    const bool s = R.fmt.kind == TexelFormat::Kind::Signed;
+    for (uint32_t c = 0; c < 4; ++c) {
+      if (c >= R.fmt.channels) { raw_ints[c] = 0; continue; }
+      if (R.fmt.bits == 8) raw_ints[c] = s ? int32_t(int8_t(raw[c])) : int32_t(raw[c]);
+      else { uint16_t u; std::memcpy(&u, raw + 2 * c, 2); raw_ints[c] = s ? int32_t(int16_t(u)) : int32_t(u); }
+    }
+  }
   return true;
+}
+
+// A linearly filtered normalized-integer channel. acc = sum of weight (1/256
+// steps) x stored integer. The H200 filters the exact value and rounds it to
+// 16-bit normalized (half up; 8-bit unsigned data is thus v*257 in 16 bits),
+// then converts that to float: every unsigned 8-bit sample recorded matches.
+// Signed: the same with round half away from zero and a final clamp to -1
+// (-128 enters the filter as -128/127); 3 of the 64 recorded signed 8-bit
+// samples, exact values 0.52-0.57 of a step above an integer, read one step
+// lower in magnitude on the H200 (tests/cuda/texture/tex_probe.known_diffs).
+// 16-bit formats follow the same rule unverified (no H200 data).
+float filtered_norm(int64_t acc, const TexelFormat& fmt) {
+  const bool sgn = fmt.kind == TexelFormat::Kind::Signed;
+  const int64_t vmax = sgn ? (int64_t(1) << (fmt.bits - 1)) - 1 : (int64_t(1) << fmt.bits) - 1;
+  const int64_t out_max = sgn ? 32767 : 65535;
+  const int64_t den = 256 * vmax;
+  const int64_t mag = acc < 0 ? -acc : acc;
+  int64_t n = (mag * out_max + den / 2) / den;
+  if (acc < 0) n = -n;
+  const float f = float(n) / float(out_max);
+  return f < -1.0f ? -1.0f : f;
 }
 
 uint32_t extent(const TexResource& R, uint32_t d) { return d == 0 ? R.width : d == 1 ? R.height : R.depth; }
@@ -193,32 +249,40 @@ std::optional<Texel> sample(const TextureObject& t, const float* c, uint32_t dim
     if (!texel_at(t, idx, in, dims, layer, r, out)) return std::nullopt;
     return out;
   }
-  // Linear: tex = sum over the 2^dims corners of the weights (1-a or a per axis) times texels.
+  // Linear: sum over the 2^dims corners of integer weights (1/256 steps) times texels.
   int64_t base[3];
-  float w[3];
+  uint32_t a[3];
   for (uint32_t d = 0; d < dims; ++d) {
     float xb = x[d] - 0.5f;
     float f = std::floor(xb);
     base[d] = std::isfinite(f) ? int64_t(std::fmax(std::fmin(f, 1e15f), -1e15f)) : 0;
-    w[d] = quantize_weight(xb - f);
+    a[d] = weight_steps(xb - f);
   }
+  uint32_t w[8];
+  linear_weights(a, dims, w);
+  const bool norm_int = S.normalized_float && R.fmt.kind != TexelFormat::Kind::Float && R.fmt.bits <= 16;
   float acc[4] = {0, 0, 0, 0};
+  int64_t iacc[4] = {0, 0, 0, 0};
   for (uint32_t corner = 0; corner < (1u << dims); ++corner) {
     int64_t idx[3];
     bool in[3];
-    float weight = 1.0f;
     for (uint32_t d = 0; d < dims; ++d) {
-      const bool hi = (corner >> d) & 1;
-      idx[d] = base[d] + (hi ? 1 : 0);
+      idx[d] = base[d] + ((corner >> d) & 1);
       in[d] = address(idx[d], extent(R, d), mode[d]);
-      weight *= hi ? w[d] : 1.0f - w[d];
     }
     Texel tx;
-    if (!texel_at(t, idx, in, dims, layer, r, tx)) return std::nullopt;
-    for (int k = 0; k < 4; ++k) acc[k] += weight * std::bit_cast<float>(tx.bits[k]);
+    int32_t raw[4] = {0, 0, 0, 0};
+    if (!texel_at(t, idx, in, dims, layer, r, tx, norm_int ? raw : nullptr)) return std::nullopt;
+    for (int k = 0; k < 4; ++k) {
+      if (norm_int) iacc[k] += int64_t(w[corner]) * raw[k];
+      else acc[k] += float(w[corner]) * (1.0f / 256.0f) * std::bit_cast<float>(tx.bits[k]);
+    }
   }
   Texel out;
-  for (int k = 0; k < 4; ++k) out.bits[k] = fbits(acc[k]);
+  for (int k = 0; k < 4; ++k) {
+    if (norm_int) out.bits[k] = k < R.fmt.channels ? fbits(filtered_norm(iacc[k], R.fmt)) : 0;
+    else out.bits[k] = fbits(acc[k]);
+  }
   return out;
 }
 

@@ -108,7 +108,11 @@ std::optional<Texel> fetch(const TextureObject& t, const int32_t* c, uint32_t di
 std::optional<Texel> gather(const TextureObject& t, const float* c, int32_t layer, uint32_t comp, TexelReader& r);
 
 // The 9-bit fixed-point (8 fractional bits) weight the hardware uses for a
-// linear-filter fraction in [0, 1).
+// linear-filter fraction in [0, 1): in 1/256 steps (0..256), and as a float.
+uint32_t weight_steps(float frac);
 float quantize_weight(float frac);
+// Corner weights (1/256 steps, summing to 256) for per-axis weights a[0..dims):
+// corner bit d set = the upper texel on axis d (w[1] is (i+1, j), w[2] (i, j+1)).
+void linear_weights(const uint32_t* a, uint32_t dims, uint32_t* w);
 
 }  // namespace softgpu::exec
