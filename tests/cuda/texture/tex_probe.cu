@@ -2,8 +2,8 @@
 // coordinate mode) combinations at deterministic coordinates and prints every
 // result as hex bits. Its output on a real GPU is the reference
 // (tex_probe.expected, recorded on an H200). With the argument "point" it
-// skips the linear-filtering cases, whose weights softgpu does not yet round
-// exactly as the hardware does; that subset must match bit for bit.
+// skips the linear-filtering cases (tex_probe_point.expected holds that
+// subset); the ctest cuda.tex_probe compares the full output line by line.
 #include <cstdio>
 #include <cstdint>
 #include <cstring>
