@@ -87,7 +87,7 @@ void Warp::pop_frame() {
   const uint32_t mask = done.call_mask & ~exited_;
   const size_t n = std::min(cs.rets.size(), callee.formal_returns.size());
   for (size_t i = 0; i < n; ++i) {
-    auto [src_off, size] = callee.formal_returns[i];
+    const uint32_t src_off = callee.formal_returns[i].first, size = callee.formal_returns[i].second;
     uint32_t dst_off = cs.rets[i].first;
     for_lanes(mask, [&](uint32_t l) {
       std::memcpy(&params_[frame_->param_base + size_t(l) * fn_->param_bytes + dst_off],
@@ -270,7 +270,7 @@ void Warp::exec_call(const Inst& in, uint32_t mask) {
   if (faulted_) return;
   const size_t n = std::min(cs.args.size(), callee.formal_params.size());
   for (size_t i = 0; i < n; ++i) {
-    auto [dst_off, size] = callee.formal_params[i];
+    const uint32_t dst_off = callee.formal_params[i].first, size = callee.formal_params[i].second;
     uint32_t src_off = cs.args[i].first;
     for_lanes(mask, [&](uint32_t l) {
       std::memcpy(&params_[frame_->param_base + size_t(l) * callee.param_bytes + dst_off],
