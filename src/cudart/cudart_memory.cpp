@@ -241,27 +241,7 @@ cudaError_t cudaStreamGetDevice(cudaStream_t stream, int* device) {
   });
 }
 
-// Graph capture is not supported (cudaStreamBeginCapture is not exported),
-// so no stream is ever capturing; libraries ask before choosing a path.
-cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus* pCaptureStatus) {
-  return call([&] {
-    if (!pCaptureStatus) return Status::InvalidValue;
-    if (Status s = rt().stream_check(stream); s != Status::Success) return s;
-    *pCaptureStatus = cudaStreamCaptureStatusNone;
-    return Status::Success;
-  });
-}
-
-cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus* captureStatus_out,
-                                     unsigned long long*, cudaGraph_t*, const cudaGraphNode_t** dependencies_out,
-                                     const cudaGraphEdgeData** edgeData_out, size_t*) {
-  return call([&] {
-    if (!captureStatus_out || (edgeData_out && !dependencies_out)) return Status::InvalidValue;
-    if (Status s = rt().stream_check(stream); s != Status::Success) return s;
-    *captureStatus_out = cudaStreamCaptureStatusNone;  // other outputs are only defined while capturing
-    return Status::Success;
-  });
-}
+// cudaStreamIsCapturing / cudaStreamGetCaptureInfo: src/cudart/cudart_graph.cpp.
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
   return call([&] { return rt().stream_wait_event(stream, event, flags); });
@@ -279,6 +259,11 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
                                   unsigned int flags) {
   return call([&] {
     if (!callback || flags != 0) return Status::InvalidValue;
+    // CUDA refuses stream callbacks in capture (cudaLaunchHostFunc is the
+    // capturable form); the record below also lives only during this call.
+    enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(stream, &cs) == cudaSuccess && cs != cudaStreamCaptureStatusNone)
+      return static_cast<Status>(cudaErrorStreamCaptureUnsupported);
     // The callback runs before this call returns, so the record can live on the stack.
     StreamCallback cb{callback, stream, userData};
     return rt().launch_host_func(

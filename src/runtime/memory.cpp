@@ -111,6 +111,7 @@ Status Runtime::do_memcpy(void* dst, const void* src, size_t n, CopyKind kind) {
 Status Runtime::memcpy(void* dst, const void* src, size_t n, CopyKind kind, void* stream) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
+  if (auto c = capture_memcpy(dst, src, n, kind, stream)) return finish(*c);  // graph.cpp
   return finish(do_memcpy(dst, src, n, kind));
 }
 
@@ -118,6 +119,7 @@ Status Runtime::memcpy_2d(void* dst, size_t dpitch, const void* src, size_t spit
                           CopyKind kind, void* stream) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
+  if (auto c = capture_forbid(stream)) return finish(*c);  // graph.cpp: not capturable yet
   if (!valid_kind(kind)) return finish(Status::InvalidMemcpyDirection);
   if (width > dpitch || width > spitch) return finish(Status::InvalidPitchValue);
   if (width == 0 || height == 0) return Status::Success;
@@ -137,6 +139,7 @@ Status Runtime::memcpy_2d(void* dst, size_t dpitch, const void* src, size_t spit
 Status Runtime::memset(void* dst, int value, size_t n, void* stream) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
+  if (auto c = capture_memset(dst, value, n, stream)) return finish(*c);  // graph.cpp
   if (n == 0) return Status::Success;
   if (Status s = check_device_range(dst, n); s != Status::Success) return finish(s);
   std::memset(dst, value, n);
@@ -146,6 +149,7 @@ Status Runtime::memset(void* dst, int value, size_t n, void* stream) {
 Status Runtime::memset_2d(void* dst, size_t pitch, int value, size_t width, size_t height, void* stream) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
+  if (auto c = capture_forbid(stream)) return finish(*c);  // graph.cpp: not capturable yet
   if (width > pitch) return finish(Status::InvalidPitchValue);
   if (width == 0 || height == 0) return Status::Success;
   if (Status s = check_device_range(dst, pitch * (height - 1) + width); s != Status::Success) return finish(s);

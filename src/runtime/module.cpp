@@ -301,6 +301,7 @@ Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, s
   Kernel* k = nullptr;
   if (Status s = resolve_kernel(kernel, &k); s != Status::Success) return finish(s);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
+  if (auto c = capture_launch(kernel, grid, block, args, shared_bytes, stream)) return finish(*c);  // graph.cpp
   if (Status s = load_module(*k->module); s != Status::Success) return finish(s);
   const exec::KernelInfo* info = exec::find_kernel(*k->module->program, k->name);
   if (!info) {

@@ -268,6 +268,7 @@ Status Runtime::stream_destroy(void* stream) {
 
 Status Runtime::stream_synchronize(void* stream) {
   SOFTGPU_API_BEGIN(true);
+  if (auto c = capture_forbid(stream)) return finish(*c);  // graph.cpp
   return finish(check_stream(stream));
 }
 
@@ -287,6 +288,7 @@ Status Runtime::launch_host_func(void* stream, HostCallback fn, void* user) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (!fn) return finish(Status::InvalidValue);
+  if (auto c = capture_host(stream, fn, user)) return finish(*c);  // graph.cpp
   fn(user);  // earlier work on the stream is complete, so it may run now
   return Status::Success;
 }

@@ -82,6 +82,10 @@ struct PointerInfo {
 
 using HostCallback = void (*)(void* user);
 
+struct GraphNodeSpec;  // runtime/graph.h
+enum class CaptureStatus : int;
+enum class ExecUpdateResult : int;
+
 class Runtime {
  public:
   // Never throws: a bad option or missing config makes every device call
@@ -225,6 +229,48 @@ class Runtime {
   std::unordered_map<const void*, Variable*> variables_;  // by host shadow
   std::unordered_map<void*, std::unique_ptr<Stream>> streams_;
   std::unordered_map<void*, std::unique_ptr<Event>> events_;
+
+  // ==========================================================================
+  // CUDA graphs and stream capture (src/runtime/graph.cpp, src/runtime/graph.h;
+  // owned by the graphs engineer). Handles are opaque pointers owned here.
+  // ==========================================================================
+ public:
+  Status graph_create(void** out, unsigned flags);
+  Status graph_destroy(void* graph);
+  // Adds a node; kernel arguments are copied now, as CUDA does.
+  Status graph_add_node(void** out, void* graph, void* const* deps, size_t ndeps, const GraphNodeSpec& spec);
+  // Node parameters; for a kernel, spec->args points into the node's own copy.
+  Status graph_node_get(void* node, GraphNodeSpec* out);
+  Status graph_node_set(void* node, const GraphNodeSpec& spec);
+  Status graph_add_dependencies(void* graph, void* const* from, void* const* to, size_t n);
+  // nodes may be null (count only); otherwise fills min(*count, size) entries.
+  Status graph_nodes(void* graph, void** nodes, size_t* count);
+  Status graph_clone(void** out, void* graph);
+  Status graph_instantiate(void** out, void* graph);
+  Status graph_exec_destroy(void* exec);
+  Status graph_exec_set_node(void* exec, void* node, const GraphNodeSpec& spec);
+  Status graph_exec_update(void* exec, void* graph, ExecUpdateResult* result);
+  Status graph_launch(void* exec, void* stream);
+  Status stream_begin_capture(void* stream, int mode);
+  Status stream_end_capture(void* stream, void** graph);
+  Status stream_capture_info(void* stream, CaptureStatus* status, uint64_t* id, void** graph);
+
+ private:
+  struct GraphState;
+  // Capture hooks for the issuing calls (mu_ held): nullopt = not captured,
+  // run the work; otherwise the call's result (the work was recorded, or
+  // refused because capture forbids it).
+  std::optional<Status> capture_launch(const void* kernel, Dim3 grid, Dim3 block, void** args, size_t shared,
+                                       void* stream);
+  std::optional<Status> capture_memcpy(void* dst, const void* src, size_t n, CopyKind kind, void* stream);
+  std::optional<Status> capture_memset(void* dst, int value, size_t n, void* stream);
+  std::optional<Status> capture_host(void* stream, HostCallback fn, void* user);
+  // Work that cannot be captured (synchronization, 2-D copies): refused on a
+  // capturing stream, which invalidates its capture.
+  std::optional<Status> capture_forbid(void* stream);
+  Status pack_kernel_args(GraphNodeSpec& spec);
+  GraphState& graph_state();
+  std::unique_ptr<GraphState, void (*)(GraphState*)> graphs_{nullptr, nullptr};
 };
 
 // Human-readable description of a status (used by error messages and tests).

@@ -1,0 +1,526 @@
+// CUDA graphs and stream capture. Work recorded into a graph is replayed
+// through the ordinary Runtime calls, so every check and fault path is the
+// one a direct call would take. See graph.h.
+#include "runtime/graph.h"
+
+#include <algorithm>
+#include <cstring>
+#include <iostream>
+
+#include <fmt/core.h>
+
+#include "runtime/runtime_internal.h"
+
+namespace softgpu::runtime {
+
+namespace {
+struct Graph;
+struct Node {
+  Graph* graph = nullptr;
+  GraphNodeSpec spec;
+  std::vector<Node*> deps;
+  std::vector<void*> arg_ptrs;  // kernelParams handed back by graph_node_get
+};
+struct Graph {
+  std::vector<std::unique_ptr<Node>> nodes;
+};
+struct Exec {
+  std::vector<GraphNodeSpec> order;          // topological order
+  std::unordered_map<const Node*, size_t> index;  // graph node -> position in order
+};
+struct Capture {
+  Graph* graph = nullptr;
+  int mode = 0;  // cudaStreamCaptureMode
+  uint64_t id = 0;
+  bool invalidated = false;
+  Node* tail = nullptr;  // the last captured node: stream order is a chain
+};
+
+bool is_legacy(void* stream) { return stream == nullptr || stream == kLegacyStream; }
+
+// Kahn's algorithm, stable in insertion order; false on a cycle.
+bool topo_order(const Graph& g, std::vector<const Node*>* out) {
+  std::unordered_map<const Node*, size_t> pending;
+  std::unordered_map<const Node*, std::vector<const Node*>> users;
+  for (auto& n : g.nodes) {
+    pending[n.get()] = n->deps.size();
+    for (Node* d : n->deps) users[d].push_back(n.get());
+  }
+  std::vector<const Node*> ready;
+  for (auto& n : g.nodes)
+    if (n->deps.empty()) ready.push_back(n.get());
+  out->clear();
+  for (size_t i = 0; i < ready.size(); ++i) {
+    out->push_back(ready[i]);
+    for (const Node* u : users[ready[i]])
+      if (--pending[u] == 0) ready.push_back(u);
+  }
+  return out->size() == g.nodes.size();
+}
+}  // namespace
+
+struct Runtime::GraphState {
+  std::unordered_map<void*, std::unique_ptr<Graph>> graphs;
+  std::unordered_map<void*, Node*> nodes;
+  std::unordered_map<void*, std::unique_ptr<Exec>> execs;
+  std::unordered_map<void*, Capture> captures;  // by stream
+  uint64_t next_capture_id = 1;
+};
+
+Runtime::GraphState& Runtime::graph_state() {
+  if (!graphs_) graphs_ = {new GraphState, [](GraphState* s) { delete s; }};
+  return *graphs_;
+}
+
+// ---------------------------------------------------------------- kernel args
+
+Status Runtime::pack_kernel_args(GraphNodeSpec& spec) {
+  Kernel* k = nullptr;
+  if (Status s = resolve_kernel(spec.kernel, &k); s != Status::Success) return s;
+  if (Status s = load_module(*k->module); s != Status::Success) return s;
+  const exec::KernelInfo* info = exec::find_kernel(*k->module->program, k->name);
+  if (!info) return Status::InvalidDeviceFunction;
+  spec.kernel = k->host_fun ? k->host_fun : spec.kernel;  // report the host stub, as CUDA's func
+  if (!info->params.empty() && !spec.args) return Status::InvalidValue;
+  spec.param_bytes.assign(info->param_bytes, 0);
+  spec.param_offsets.clear();
+  for (size_t i = 0; i < info->params.size(); ++i) {
+    const exec::KernelParam& p = info->params[i];
+    if (!spec.args[i] || uint64_t(p.offset) + p.size > spec.param_bytes.size()) return Status::InvalidValue;
+    std::memcpy(spec.param_bytes.data() + p.offset, spec.args[i], p.size);
+    spec.param_offsets.push_back(p.offset);
+  }
+  spec.args = nullptr;  // only valid during the call
+  return Status::Success;
+}
+
+// ---------------------------------------------------------------- graphs
+
+Status Runtime::graph_create(void** out, unsigned flags) {
+  SOFTGPU_API_BEGIN(true);
+  if (!out || flags != 0) return finish(Status::InvalidValue);
+  auto g = std::make_unique<Graph>();
+  *out = g.get();
+  graph_state().graphs.emplace(g.get(), std::move(g));
+  return Status::Success;
+}
+
+Status Runtime::graph_destroy(void* graph) {
+  SOFTGPU_API_BEGIN(false);
+  auto& st = graph_state();
+  auto it = st.graphs.find(graph);
+  if (it == st.graphs.end()) return finish(Status::InvalidValue);
+  for (auto& c : st.captures)
+    if (c.second.graph == graph) return finish(Status::InvalidValue);  // still being captured into
+  for (auto& n : it->second->nodes) st.nodes.erase(n.get());
+  st.graphs.erase(it);
+  return Status::Success;
+}
+
+Status Runtime::graph_add_node(void** out, void* graph, void* const* deps, size_t ndeps, const GraphNodeSpec& spec) {
+  SOFTGPU_API_BEGIN(true);
+  auto& st = graph_state();
+  auto it = st.graphs.find(graph);
+  if (!out || it == st.graphs.end() || (ndeps && !deps)) return finish(Status::InvalidValue);
+  auto node = std::make_unique<Node>();
+  node->graph = it->second.get();
+  for (size_t i = 0; i < ndeps; ++i) {
+    auto d = st.nodes.find(deps[i]);
+    if (d == st.nodes.end() || d->second->graph != node->graph) return finish(Status::InvalidValue);
+    if (std::find(node->deps.begin(), node->deps.end(), d->second) != node->deps.end())
+      return finish(Status::InvalidValue);  // duplicate dependency
+    node->deps.push_back(d->second);
+  }
+  node->spec = spec;
+  if (spec.type == GraphNodeSpec::Kernel)
+    if (Status s = pack_kernel_args(node->spec); s != Status::Success) return finish(s);
+  if (spec.type == GraphNodeSpec::Host && !spec.fn) return finish(Status::InvalidValue);
+  if (spec.type == GraphNodeSpec::Memset && spec.element_size != 1 && spec.element_size != 2 &&
+      spec.element_size != 4)
+    return finish(Status::InvalidValue);
+  *out = node.get();
+  st.nodes.emplace(node.get(), node.get());
+  node->graph->nodes.push_back(std::move(node));
+  return Status::Success;
+}
+
+Status Runtime::graph_node_get(void* node, GraphNodeSpec* out) {
+  SOFTGPU_API_BEGIN(true);
+  auto& st = graph_state();
+  auto it = st.nodes.find(node);
+  if (it == st.nodes.end() || !out) return finish(Status::InvalidValue);
+  Node& n = *it->second;
+  *out = n.spec;
+  if (n.spec.type == GraphNodeSpec::Kernel) {
+    n.arg_ptrs.clear();
+    for (uint32_t off : n.spec.param_offsets) n.arg_ptrs.push_back(n.spec.param_bytes.data() + off);
+    out->args = n.arg_ptrs.data();
+  }
+  return Status::Success;
+}
+
+Status Runtime::graph_node_set(void* node, const GraphNodeSpec& spec) {
+  SOFTGPU_API_BEGIN(true);
+  auto& st = graph_state();
+  auto it = st.nodes.find(node);
+  if (it == st.nodes.end() || it->second->spec.type != spec.type) return finish(Status::InvalidValue);
+  GraphNodeSpec s2 = spec;
+  if (s2.type == GraphNodeSpec::Kernel)
+    if (Status s = pack_kernel_args(s2); s != Status::Success) return finish(s);
+  it->second->spec = std::move(s2);
+  return Status::Success;
+}
+
+Status Runtime::graph_add_dependencies(void* graph, void* const* from, void* const* to, size_t n) {
+  SOFTGPU_API_BEGIN(true);
+  auto& st = graph_state();
+  auto g = st.graphs.find(graph);
+  if (g == st.graphs.end() || (n && (!from || !to))) return finish(Status::InvalidValue);
+  // Validate everything first so a failing call changes nothing.
+  std::vector<std::pair<Node*, Node*>> edges;
+  for (size_t i = 0; i < n; ++i) {
+    auto a = st.nodes.find(from[i]), b = st.nodes.find(to[i]);
+    if (a == st.nodes.end() || b == st.nodes.end() || a->second == b->second || a->second->graph != g->second.get() ||
+        b->second->graph != g->second.get())
+      return finish(Status::InvalidValue);
+    auto& d = b->second->deps;
+    if (std::find(d.begin(), d.end(), a->second) != d.end()) return finish(Status::InvalidValue);
+    edges.emplace_back(a->second, b->second);
+  }
+  for (auto& [a, b] : edges) b->deps.push_back(a);
+  return Status::Success;
+}
+
+Status Runtime::graph_nodes(void* graph, void** nodes, size_t* count) {
+  SOFTGPU_API_BEGIN(true);
+  auto& st = graph_state();
+  auto g = st.graphs.find(graph);
+  if (g == st.graphs.end() || !count) return finish(Status::InvalidValue);
+  const auto& list = g->second->nodes;
+  if (nodes) {
+    size_t n = std::min(*count, list.size());
+    for (size_t i = 0; i < n; ++i) nodes[i] = list[i].get();
+    for (size_t i = n; i < *count; ++i) nodes[i] = nullptr;  // CUDA zeroes the unused entries
+  }
+  *count = list.size();
+  return Status::Success;
+}
+
+Status Runtime::graph_clone(void** out, void* graph) {
+  SOFTGPU_API_BEGIN(true);
+  auto& st = graph_state();
+  auto g = st.graphs.find(graph);
+  if (!out || g == st.graphs.end()) return finish(Status::InvalidValue);
+  auto c = std::make_unique<Graph>();
+  std::unordered_map<const Node*, Node*> map;
+  for (auto& n : g->second->nodes) {
+    auto m = std::make_unique<Node>();
+    m->graph = c.get();
+    m->spec = n->spec;
+    map[n.get()] = m.get();
+    c->nodes.push_back(std::move(m));
+  }
+  for (size_t i = 0; i < c->nodes.size(); ++i) {
+    for (Node* d : g->second->nodes[i]->deps) c->nodes[i]->deps.push_back(map[d]);
+    st.nodes.emplace(c->nodes[i].get(), c->nodes[i].get());
+  }
+  *out = c.get();
+  st.graphs.emplace(c.get(), std::move(c));
+  return Status::Success;
+}
+
+// ---------------------------------------------------------------- executable graphs
+
+Status Runtime::graph_instantiate(void** out, void* graph) {
+  SOFTGPU_API_BEGIN(true);
+  auto& st = graph_state();
+  auto g = st.graphs.find(graph);
+  if (!out || g == st.graphs.end()) return finish(Status::InvalidValue);
+  std::vector<const Node*> order;
+  if (!topo_order(*g->second, &order)) return finish(Status::InvalidValue);  // a cycle
+  auto e = std::make_unique<Exec>();
+  for (const Node* n : order) {
+    e->index[n] = e->order.size();
+    e->order.push_back(n->spec);
+  }
+  *out = e.get();
+  st.execs.emplace(e.get(), std::move(e));
+  return Status::Success;
+}
+
+Status Runtime::graph_exec_destroy(void* exec) {
+  SOFTGPU_API_BEGIN(false);
+  if (!graph_state().execs.erase(exec)) return finish(Status::InvalidValue);
+  return Status::Success;
+}
+
+Status Runtime::graph_exec_set_node(void* exec, void* node, const GraphNodeSpec& spec) {
+  SOFTGPU_API_BEGIN(true);
+  auto& st = graph_state();
+  auto e = st.execs.find(exec);
+  if (e == st.execs.end()) return finish(Status::InvalidValue);
+  auto i = e->second->index.find(static_cast<const Node*>(node));
+  if (i == e->second->index.end()) return finish(Status::InvalidValue);
+  GraphNodeSpec& cur = e->second->order[i->second];
+  if (cur.type != spec.type) return finish(Status::InvalidValue);
+  GraphNodeSpec s2 = spec;
+  if (s2.type == GraphNodeSpec::Kernel) {
+    if (Status s = pack_kernel_args(s2); s != Status::Success) return finish(s);
+    // The function may not change (CUDA: cudaErrorInvalidValue).
+    Kernel *a = nullptr, *b = nullptr;
+    resolve_kernel(cur.kernel, &a);
+    resolve_kernel(s2.kernel, &b);
+    if (a != b) return finish(Status::InvalidValue);
+  }
+  cur = std::move(s2);
+  return Status::Success;
+}
+
+Status Runtime::graph_exec_update(void* exec, void* graph, ExecUpdateResult* result) {
+  SOFTGPU_API_BEGIN(true);
+  auto& st = graph_state();
+  auto e = st.execs.find(exec);
+  auto g = st.graphs.find(graph);
+  if (e == st.execs.end() || g == st.graphs.end()) return finish(Status::InvalidValue);
+  auto fail = [&](ExecUpdateResult r) {
+    if (result) *result = r;
+    return finish(kGraphExecUpdateFailure);
+  };
+  std::vector<const Node*> order;
+  if (!topo_order(*g->second, &order)) return fail(ExecUpdateResult::TopologyChanged);
+  Exec& x = *e->second;
+  if (order.size() != x.order.size()) return fail(ExecUpdateResult::TopologyChanged);
+  // Nodes pair up in topological order; types and kernels must match.
+  for (size_t i = 0; i < order.size(); ++i) {
+    const GraphNodeSpec &a = x.order[i], &b = order[i]->spec;
+    if (a.type != b.type) return fail(ExecUpdateResult::NodeTypeChanged);
+    if (a.type == GraphNodeSpec::Kernel) {
+      Kernel *ka = nullptr, *kb = nullptr;
+      resolve_kernel(a.kernel, &ka);
+      resolve_kernel(b.kernel, &kb);
+      if (ka != kb) return fail(ExecUpdateResult::FunctionChanged);
+    }
+  }
+  for (size_t i = 0; i < order.size(); ++i) x.order[i] = order[i]->spec;
+  if (result) *result = ExecUpdateResult::Success;
+  return Status::Success;
+}
+
+Status Runtime::graph_launch(void* exec, void* stream) {
+  SOFTGPU_API_BEGIN(true);
+  auto& st = graph_state();
+  auto e = st.execs.find(exec);
+  if (e == st.execs.end()) return finish(Status::InvalidResourceHandle);
+  if (Status s = check_stream(stream); s != Status::Success) return finish(s);
+  if (st.captures.count(stream)) {
+    // Capturing a graph launch would add a child-graph node: not modelled.
+    std::cerr << "softgpu: cudaGraphLaunch into a capturing stream is not supported\n";
+    st.captures[stream].invalidated = true;
+    return finish(kStreamCaptureUnsupported);
+  }
+  for (const GraphNodeSpec& n : e->second->order) {
+    Status s = Status::Success;
+    switch (n.type) {
+      case GraphNodeSpec::Kernel: {
+        std::vector<uint8_t> bytes = n.param_bytes;  // launch only reads them, but keep the exec immutable
+        std::vector<void*> ptrs;
+        for (uint32_t off : n.param_offsets) ptrs.push_back(bytes.data() + off);
+        s = launch(n.kernel, n.grid, n.block, ptrs.data(), n.shared_bytes, stream);
+        break;
+      }
+      case GraphNodeSpec::Memcpy:
+        if (n.height <= 1 && n.depth <= 1) {
+          s = memcpy(n.dst, n.src, n.width, n.kind, stream);
+        } else {
+          for (size_t z = 0; z < n.depth && s == Status::Success; ++z)
+            s = memcpy_2d(static_cast<char*>(n.dst) + z * n.dpitch * n.dslice_rows, n.dpitch,
+                          static_cast<const char*>(n.src) + z * n.spitch * n.sslice_rows, n.spitch, n.width,
+                          n.height, n.kind, stream);
+        }
+        break;
+      case GraphNodeSpec::Memset: {
+        uint32_t v = n.value;
+        bool bytewise = n.element_size == 1 || (n.element_size == 2 && (v & 0xff) == ((v >> 8) & 0xff)) ||
+                        (n.element_size == 4 && v == (v & 0xff) * 0x01010101u);
+        if (bytewise && n.height <= 1) {
+          s = memset(n.dst, int(v & 0xff), n.width * n.element_size, stream);
+        } else if (bytewise) {
+          s = memset_2d(n.dst, n.dpitch, int(v & 0xff), n.width * n.element_size, n.height, stream);
+        } else {
+          // A multi-byte pattern: build one row on the host and copy it in.
+          std::vector<uint8_t> row(n.width * n.element_size);
+          for (size_t i = 0; i < n.width; ++i) std::memcpy(row.data() + i * n.element_size, &v, n.element_size);
+          for (size_t y = 0; y < std::max<size_t>(n.height, 1) && s == Status::Success; ++y)
+            s = memcpy(static_cast<char*>(n.dst) + y * n.dpitch, row.data(), row.size(), CopyKind::HostToDevice,
+                       stream);
+        }
+        break;
+      }
+      case GraphNodeSpec::Host: s = launch_host_func(stream, n.fn, n.user); break;
+      case GraphNodeSpec::Empty: break;
+    }
+    if (s != Status::Success) return finish(s);
+  }
+  return Status::Success;
+}
+
+// ---------------------------------------------------------------- stream capture
+
+Status Runtime::stream_begin_capture(void* stream, int mode) {
+  SOFTGPU_API_BEGIN(true);
+  if (Status s = check_stream(stream); s != Status::Success) return finish(s);
+  if (mode < 0 || mode > 2) return finish(Status::InvalidValue);
+  // CUDA: the legacy NULL stream cannot be captured.
+  if (is_legacy(stream)) return finish(kStreamCaptureUnsupported);
+  auto& st = graph_state();
+  if (st.captures.count(stream)) return finish(kIllegalState);
+  auto g = std::make_unique<Graph>();
+  Capture c;
+  c.graph = g.get();
+  c.mode = mode;
+  c.id = st.next_capture_id++;
+  st.graphs.emplace(g.get(), std::move(g));
+  st.captures.emplace(stream, c);
+  return Status::Success;
+}
+
+Status Runtime::stream_end_capture(void* stream, void** graph) {
+  SOFTGPU_API_BEGIN(false);
+  if (!graph) return finish(Status::InvalidValue);
+  if (Status s = check_stream(stream); s != Status::Success) return finish(s);
+  auto& st = graph_state();
+  auto it = st.captures.find(stream);
+  if (it == st.captures.end()) return finish(kIllegalState);
+  Capture c = it->second;
+  st.captures.erase(it);
+  if (c.invalidated) {
+    // The partial graph is discarded, as CUDA does.
+    for (auto& n : c.graph->nodes) st.nodes.erase(n.get());
+    st.graphs.erase(c.graph);
+    *graph = nullptr;
+    return finish(kStreamCaptureInvalidated);
+  }
+  *graph = c.graph;
+  return Status::Success;
+}
+
+Status Runtime::stream_capture_info(void* stream, CaptureStatus* status, uint64_t* id, void** graph) {
+  SOFTGPU_API_BEGIN(true);
+  if (!status) return finish(Status::InvalidValue);
+  if (Status s = check_stream(stream); s != Status::Success) return finish(s);
+  auto& st = graph_state();
+  auto it = st.captures.find(stream);
+  if (it == st.captures.end()) {
+    *status = CaptureStatus::None;
+    return Status::Success;
+  }
+  *status = it->second.invalidated ? CaptureStatus::Invalidated : CaptureStatus::Active;
+  if (id) *id = it->second.id;
+  if (graph) *graph = it->second.graph;
+  return Status::Success;
+}
+
+// Hooks -------------------------------------------------------------------
+
+std::optional<Status> Runtime::capture_forbid(void* stream) {
+  if (!graphs_ || graphs_->captures.empty()) return std::nullopt;
+  auto& st = *graphs_;
+  if (auto it = st.captures.find(stream); it != st.captures.end()) {
+    it->second.invalidated = true;
+    return kStreamCaptureUnsupported;
+  }
+  if (is_legacy(stream)) {
+    // Legacy-stream work synchronizes with every blocking stream; a global
+    // or thread-local capture on one cannot allow that (cudaErrorStreamCaptureImplicit).
+    bool hit = false;
+    for (auto& [s, c] : st.captures) {
+      auto sit = streams_.find(s);
+      bool blocking = sit == streams_.end() || !(sit->second->flags & kStreamNonBlocking);
+      if (blocking && c.mode != 2) {
+        c.invalidated = true;
+        hit = true;
+      }
+    }
+    if (hit) return kStreamCaptureImplicit;
+  }
+  return std::nullopt;
+}
+
+namespace {
+// Appends a node to the capture's chain.
+void capture_append(Capture& c, std::unordered_map<void*, Node*>& nodes, GraphNodeSpec spec) {
+  auto n = std::make_unique<Node>();
+  n->graph = c.graph;
+  n->spec = std::move(spec);
+  if (c.tail) n->deps.push_back(c.tail);
+  c.tail = n.get();
+  nodes.emplace(n.get(), n.get());
+  c.graph->nodes.push_back(std::move(n));
+}
+}  // namespace
+
+std::optional<Status> Runtime::capture_launch(const void* kernel, Dim3 grid, Dim3 block, void** args, size_t shared,
+                                              void* stream) {
+  if (!graphs_ || graphs_->captures.empty()) return std::nullopt;
+  auto it = graphs_->captures.find(stream);
+  if (it == graphs_->captures.end()) return capture_forbid(stream);
+  if (it->second.invalidated) return kStreamCaptureInvalidated;
+  GraphNodeSpec spec;
+  spec.type = GraphNodeSpec::Kernel;
+  spec.kernel = kernel;
+  spec.grid = grid;
+  spec.block = block;
+  spec.shared_bytes = shared;
+  spec.args = args;
+  if (Status s = pack_kernel_args(spec); s != Status::Success) return s;
+  capture_append(it->second, graphs_->nodes, std::move(spec));
+  return Status::Success;
+}
+
+std::optional<Status> Runtime::capture_memcpy(void* dst, const void* src, size_t n, CopyKind kind, void* stream) {
+  if (!graphs_ || graphs_->captures.empty()) return std::nullopt;
+  auto it = graphs_->captures.find(stream);
+  if (it == graphs_->captures.end()) return capture_forbid(stream);
+  if (it->second.invalidated) return kStreamCaptureInvalidated;
+  GraphNodeSpec spec;
+  spec.type = GraphNodeSpec::Memcpy;
+  spec.dst = dst;
+  spec.src = src;
+  spec.width = n;
+  spec.dpitch = spec.spitch = n;
+  spec.kind = kind;
+  capture_append(it->second, graphs_->nodes, std::move(spec));
+  return Status::Success;
+}
+
+std::optional<Status> Runtime::capture_memset(void* dst, int value, size_t n, void* stream) {
+  if (!graphs_ || graphs_->captures.empty()) return std::nullopt;
+  auto it = graphs_->captures.find(stream);
+  if (it == graphs_->captures.end()) return capture_forbid(stream);
+  if (it->second.invalidated) return kStreamCaptureInvalidated;
+  GraphNodeSpec spec;
+  spec.type = GraphNodeSpec::Memset;
+  spec.dst = dst;
+  spec.value = static_cast<unsigned>(value) & 0xff;
+  spec.element_size = 1;
+  spec.width = n;
+  spec.dpitch = n;
+  capture_append(it->second, graphs_->nodes, std::move(spec));
+  return Status::Success;
+}
+
+std::optional<Status> Runtime::capture_host(void* stream, HostCallback fn, void* user) {
+  if (!graphs_ || graphs_->captures.empty()) return std::nullopt;
+  auto it = graphs_->captures.find(stream);
+  if (it == graphs_->captures.end()) return capture_forbid(stream);
+  if (it->second.invalidated) return kStreamCaptureInvalidated;
+  if (!fn) return Status::InvalidValue;
+  GraphNodeSpec spec;
+  spec.type = GraphNodeSpec::Host;
+  spec.fn = fn;
+  spec.user = user;
+  capture_append(it->second, graphs_->nodes, std::move(spec));
+  return Status::Success;
+}
+
+}  // namespace softgpu::runtime
