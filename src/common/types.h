@@ -56,6 +56,7 @@ enum class Status : int {
   InvalidSource = 300,
   FileNotFound = 301,
   InvalidResourceHandle = 400,
+  IllegalState = 401,
   NotFound = 500,
   NotReady = 600,
   IllegalAddress = 700,
@@ -69,6 +70,10 @@ enum class Status : int {
   LaunchFailure = 719,
   CooperativeLaunchTooLarge = 720,
   NotSupported = 801,
+  StreamCaptureUnsupported = 900,
+  StreamCaptureInvalidated = 901,
+  StreamCaptureImplicit = 906,
+  GraphExecUpdateFailure = 910,
   InvalidClusterSize = 912,
   Unknown = 999,
 };

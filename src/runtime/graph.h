@@ -11,12 +11,11 @@
 
 namespace softgpu::runtime {
 
-// cudaError_t values the common Status enum does not name yet.
-inline constexpr Status kStreamCaptureUnsupported = static_cast<Status>(900);
-inline constexpr Status kStreamCaptureInvalidated = static_cast<Status>(901);
-inline constexpr Status kStreamCaptureImplicit = static_cast<Status>(906);
-inline constexpr Status kIllegalState = static_cast<Status>(401);
-inline constexpr Status kGraphExecUpdateFailure = static_cast<Status>(910);
+inline constexpr Status kStreamCaptureUnsupported = Status::StreamCaptureUnsupported;
+inline constexpr Status kStreamCaptureInvalidated = Status::StreamCaptureInvalidated;
+inline constexpr Status kStreamCaptureImplicit = Status::StreamCaptureImplicit;
+inline constexpr Status kIllegalState = Status::IllegalState;
+inline constexpr Status kGraphExecUpdateFailure = Status::GraphExecUpdateFailure;
 
 // One node's work, with the numbering of cudaGraphNodeType.
 struct GraphNodeSpec {

@@ -1,5 +1,6 @@
 // Runtime core: construction from options, error state, device calls,
 // streams and events.
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <iostream>
@@ -33,9 +34,15 @@ std::optional<T> parse_number(const char* s) {
 }  // namespace
 
 Status& thread_last_error(const Runtime* rt) {
-  // Keyed by runtime so tests with several runtimes on one thread stay independent.
-  thread_local std::unordered_map<const Runtime*, Status> errors;
-  return errors[rt];
+  // Keyed by runtime instance so tests with several runtimes on one thread
+  // stay independent, even when a new runtime lands at an old one's address.
+  thread_local std::unordered_map<uint64_t, Status> errors;
+  return errors[rt->instance_id()];
+}
+
+uint64_t Runtime::next_instance_id() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 std::vector<CallConfig>& thread_call_stack() {
@@ -367,6 +374,13 @@ const char* status_name(Status s) {
     case Status::NoKernelImageForDevice: return "no kernel image is available for execution on the device";
     case Status::InvalidPtx: return "a PTX JIT compilation failed";
     case Status::InvalidResourceHandle: return "invalid resource handle";
+    case Status::IllegalState: return "the operation cannot be performed in the present state";
+    case Status::StreamCaptureUnsupported: return "operation not permitted when stream is capturing";
+    case Status::StreamCaptureInvalidated: return "operation failed due to a previous error during capture";
+    case Status::StreamCaptureImplicit: return "operation would make the legacy stream depend on a capturing blocking stream";
+    case Status::GraphExecUpdateFailure: return "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update";
+    case Status::InvalidClusterSize: return "cluster size is invalid";
+    case Status::InvalidChannelDescriptor: return "invalid channel descriptor";
     case Status::NotReady: return "device not ready";
     case Status::IllegalAddress: return "an illegal memory access was encountered";
     case Status::LaunchOutOfResources: return "too many resources requested for launch";

@@ -212,6 +212,15 @@ class Runtime {
   exec::ExecOptions exec_options() const;
 
   Options opts_;
+  // Distinguishes runtimes that reuse an address (per-thread last errors are
+  // keyed by it).
+  const uint64_t instance_id_ = next_instance_id();
+  static uint64_t next_instance_id();
+
+ public:
+  uint64_t instance_id() const { return instance_id_; }
+
+ private:
   config::GpuConfig gpu_;
   Status init_status_ = Status::Success;
   std::string init_message_;
