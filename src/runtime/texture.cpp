@@ -26,13 +26,14 @@ struct State {
   std::unordered_map<uint64_t, ResourceSpec> surfaces;
 };
 
-// Side table keyed by Runtime (Runtime has no slot for it); entries live as
-// long as the process, which is how long the process-wide Runtime lives.
+// Side table keyed by the Runtime's instance id (Runtime has no slot for
+// it; an id, unlike an address, is never reused by a later Runtime); entries
+// live as long as the process, which is how long the process-wide Runtime lives.
 State& state(const Runtime& rt) {
   static std::mutex mu;
-  static std::unordered_map<const Runtime*, std::unique_ptr<State>> table;
+  static std::unordered_map<uint64_t, std::unique_ptr<State>> table;
   std::lock_guard lk(mu);
-  auto& s = table[&rt];
+  auto& s = table[rt.instance_id()];
   if (!s) s = std::make_unique<State>();
   return *s;
 }
