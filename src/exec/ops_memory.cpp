@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <cstring>
 
@@ -135,6 +136,35 @@ inline std::byte* locate(Warp& w, const Inst& in, const Operand& a, const uint64
   return w.translate(space, addr, size, lane, write);
 }
 
+// Fast path for the common case: a register-based global (or generic) access
+// whose every lane falls in the allocation the warp used last.
+inline bool fast_global(Warp& w, const Inst& in, const Operand& a, const uint64_t* base, uint32_t mask,
+                        uint32_t bytes, bool write) {
+  if (a.addr_kind != Operand::AddrKind::Plain || a.reg == program::kNoReg) return false;
+  if (in.m.space != Space::Global && in.m.space != Space::Generic) return false;
+  // The first lane's access goes through the checked path, which also makes
+  // its allocation the warp's cached one; the others are compared with it.
+  const uint32_t first = uint32_t(std::countr_zero(mask));
+  const uint64_t addr0 = base[first] + uint64_t(a.imm);
+  if (!w.in_cached_global(addr0, bytes, write)) {
+    if (in.m.space == Space::Generic && w.generic_space(addr0) != Space::Global) return false;
+    if (!w.translate(Space::Global, addr0, bytes, first, write)) return false;  // fault reported
+  }
+  bool ok = true;
+  for_lanes(mask, [&](uint32_t l) { ok &= w.in_cached_global(base[l] + uint64_t(a.imm), bytes, write); });
+  return ok;
+}
+
+// One lane's scalar load of T through the fast path, extended like extend().
+template <class T>
+void fast_load(const uint64_t* base, int64_t off, uint32_t mask, uint64_t* out) {
+  for_lanes(mask, [&](uint32_t l) {
+    T v;
+    std::memcpy(&v, reinterpret_cast<const void*>(base[l] + uint64_t(off)), sizeof(T));
+    out[l] = to_bits<T>(v);
+  });
+}
+
 void exec_ld(Warp& w, const Inst& in, uint32_t mask) {
   const Operand& a = in.o[1];
   uint64_t scratch[kWarpSize];
@@ -143,18 +173,24 @@ void exec_ld(Warp& w, const Inst& in, uint32_t mask) {
   const uint32_t n = in.m.vec;
   // Gather first (the destination may be the address register).
   uint64_t vals[8][kWarpSize];
-  bool ok = true;
-  for_lanes(mask, [&](uint32_t l) {
+  if (n == 1 && (esize == 4 || esize == 8) && fast_global(w, in, a, base, mask, esize, false)) {
+    if (esize == 8) fast_load<uint64_t>(base, a.imm, mask, vals[0]);
+    else if (in.type == Type::S32) fast_load<int32_t>(base, a.imm, mask, vals[0]);
+    else fast_load<uint32_t>(base, a.imm, mask, vals[0]);
+  } else {
+    bool ok = true;
+    for_lanes(mask, [&](uint32_t l) {
+      if (!ok) return;
+      std::byte* p = locate(w, in, a, base, l, esize * n, false);
+      if (!p) { ok = false; return; }
+      for (uint32_t i = 0; i < n; ++i) {
+        uint64_t raw = 0;
+        std::memcpy(&raw, p + i * esize, esize);
+        vals[i][l] = extend(raw, in.type);
+      }
+    });
     if (!ok) return;
-    std::byte* p = locate(w, in, a, base, l, esize * n, false);
-    if (!p) { ok = false; return; }
-    for (uint32_t i = 0; i < n; ++i) {
-      uint64_t raw = 0;
-      std::memcpy(&raw, p + i * esize, esize);
-      vals[i][l] = extend(raw, in.type);
-    }
-  });
-  if (!ok) return;
+  }
   const Operand& d = in.o[0];
   if (d.kind == OK::Vec) {
     for (uint32_t i = 0; i < n && i < d.vec_n; ++i)
@@ -179,6 +215,18 @@ void exec_st(Warp& w, const Inst& in, uint32_t mask) {
   uint64_t vscratch[8][kWarpSize];
   for (uint32_t i = 0; i < n; ++i)
     vals[i] = w.src(v.kind == OK::Vec ? w.vec_elem(v, i) : v, vscratch[i]);
+  if (n == 1 && (esize == 4 || esize == 8) && fast_global(w, in, a, base, mask, esize, true)) {
+    const uint64_t* v0 = vals[0];
+    if (esize == 8) {
+      for_lanes(mask, [&](uint32_t l) { std::memcpy(reinterpret_cast<void*>(base[l] + uint64_t(a.imm)), &v0[l], 8); });
+    } else {
+      for_lanes(mask, [&](uint32_t l) {
+        const uint32_t x = uint32_t(v0[l]);
+        std::memcpy(reinterpret_cast<void*>(base[l] + uint64_t(a.imm)), &x, 4);
+      });
+    }
+    return;
+  }
   bool ok = true;
   for_lanes(mask, [&](uint32_t l) {
     if (!ok) return;

@@ -1,5 +1,6 @@
 // Per-warp and per-CTA execution state of the functional executor.
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <optional>
@@ -161,6 +162,13 @@ class Warp {
   // Translates (space, address) to host memory, or reports a fault and returns nullptr.
   std::byte* translate(ptx::Space space, uint64_t addr, uint32_t size, uint32_t lane, bool write);
   ptx::Space generic_space(uint64_t addr) const;
+  // True if [addr, addr+size) is aligned and inside the global allocation this
+  // warp touched last (and writable for a write): lets handlers skip translate.
+  bool in_cached_global(uint64_t addr, uint32_t size, bool write) const {
+    const Allocation* a = last_alloc_;
+    return a && addr - a->base < a->size && size <= a->size - (addr - a->base) && !(write && last_is_const_) &&
+           (addr & (std::min<uint32_t>(size, 16) - 1)) == 0;
+  }
   // A lane's bytes in the current frame's parameter area (function params,
   // return values, call-site params), or nullptr after reporting a fault.
   std::byte* param_ptr(uint32_t lane, uint64_t offset, uint32_t size);

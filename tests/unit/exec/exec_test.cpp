@@ -256,3 +256,26 @@ TEST(Exec, EarlyReturnThenBarrier) {
     for (int t = 0; t < 128; ++t) ASSERT_EQ(out[t], t < n ? (n - 1 - t) * 3 : -1) << "n=" << n << " t=" << t;
   }
 }
+
+// Lanes past the end of an allocation fault even when the warp's first lane
+// is in bounds (the fast path for loads and stores checks every lane).
+TEST(Exec, PartlyOutOfBoundsWarpFaults) {
+  Fixture f;
+  ASSERT_TRUE(f.prog);
+  float* a = f.alloc<float>(128);
+  float* b = f.alloc<float>(128);
+  float* c = f.alloc<float>(100);  // the kernel writes 128
+  auto r = f.run("vadd", Dim3{1}, Dim3{128}, a, b, c, 128);
+  EXPECT_EQ(r.status, Status::IllegalAddress);
+  ASSERT_TRUE(r.fault);
+  EXPECT_GE(r.fault->thread.x, 100u) << r.fault->message;
+  // Reads past the end fault too: a is the short one now.
+  Fixture g;
+  float* a2 = g.alloc<float>(50);
+  float* b2 = g.alloc<float>(128);
+  float* c2 = g.alloc<float>(128);
+  auto r2 = g.run("vadd", Dim3{1}, Dim3{128}, a2, b2, c2, 128);
+  EXPECT_EQ(r2.status, Status::IllegalAddress);
+  ASSERT_TRUE(r2.fault);
+  EXPECT_GE(r2.fault->thread.x, 50u) << r2.fault->message;
+}
