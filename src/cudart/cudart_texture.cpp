@@ -11,6 +11,13 @@ using softgpu::cudart::to_kind;
 
 namespace {
 
+// Texture entry points are implemented outside Runtime; run them under its
+// prologue/epilogue so sticky errors and cudaGetLastError behave as elsewhere.
+template <class F>
+cudaError_t tcall(F&& f) noexcept {
+  return call([&] { return rt().guarded(f); });
+}
+
 runtime::ChannelDesc to_rt(const cudaChannelFormatDesc& d) { return {d.x, d.y, d.z, d.w, int(d.f)}; }
 
 cudaChannelFormatDesc to_cuda(const runtime::ChannelDesc& d) {
@@ -96,7 +103,7 @@ cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cud
 
 cudaError_t cudaMallocArray(cudaArray_t* array, const struct cudaChannelFormatDesc* desc, size_t width,
                             size_t height, unsigned int flags) {
-  return call([&] {
+  return tcall([&] {
     if (!array || !desc) return Status::InvalidValue;
     void* out = nullptr;
     Status s = runtime::array_create(rt(), &out, to_rt(*desc), width, height, 0, flags);
@@ -107,7 +114,7 @@ cudaError_t cudaMallocArray(cudaArray_t* array, const struct cudaChannelFormatDe
 
 cudaError_t cudaMalloc3DArray(cudaArray_t* array, const struct cudaChannelFormatDesc* desc, struct cudaExtent extent,
                               unsigned int flags) {
-  return call([&] {
+  return tcall([&] {
     if (!array || !desc) return Status::InvalidValue;
     void* out = nullptr;
     Status s = runtime::array_create(rt(), &out, to_rt(*desc), extent.width, extent.height, extent.depth, flags);
@@ -117,12 +124,12 @@ cudaError_t cudaMalloc3DArray(cudaArray_t* array, const struct cudaChannelFormat
 }
 
 cudaError_t cudaFreeArray(cudaArray_t array) {
-  return call([&] { return runtime::array_free(rt(), array); });
+  return tcall([&] { return runtime::array_free(rt(), array); });
 }
 
 cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc* desc, struct cudaExtent* extent, unsigned int* flags,
                              cudaArray_t array) {
-  return call([&] {
+  return tcall([&] {
     runtime::ArrayInfo info;
     Status s = runtime::array_info(rt(), array, &info);
     if (s != Status::Success) return s;
@@ -138,7 +145,7 @@ cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc* desc, struct cudaExte
 }
 
 cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc* desc, cudaArray_const_t array) {
-  return call([&] {
+  return tcall([&] {
     if (!desc) return Status::InvalidValue;
     runtime::ArrayInfo info;
     Status s = runtime::array_info(rt(), array, &info);
@@ -151,7 +158,7 @@ cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc* desc, cudaArray_con
 
 cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src, size_t spitch,
                                 size_t width, size_t height, enum cudaMemcpyKind kind) {
-  return call([&] {
+  return tcall([&] {
     return runtime::array_copy_to(rt(), dst, wOffset, hOffset, src, spitch, width, height, to_kind(kind));
   });
 }
@@ -159,7 +166,7 @@ cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
 cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src,
                                      size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind,
                                      cudaStream_t stream) {
-  return call([&] {
+  return tcall([&] {
     if (Status s = rt().stream_check(stream); s != Status::Success) return s;
     return runtime::array_copy_to(rt(), dst, wOffset, hOffset, src, spitch, width, height, to_kind(kind));
   });
@@ -167,7 +174,7 @@ cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOf
 
 cudaError_t cudaMemcpy2DFromArray(void* dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset,
                                   size_t width, size_t height, enum cudaMemcpyKind kind) {
-  return call([&] {
+  return tcall([&] {
     return runtime::array_copy_from(rt(), dst, dpitch, src, wOffset, hOffset, width, height, to_kind(kind));
   });
 }
@@ -175,7 +182,7 @@ cudaError_t cudaMemcpy2DFromArray(void* dst, size_t dpitch, cudaArray_const_t sr
 cudaError_t cudaMemcpy2DFromArrayAsync(void* dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
                                        size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind,
                                        cudaStream_t stream) {
-  return call([&] {
+  return tcall([&] {
     if (Status s = rt().stream_check(stream); s != Status::Success) return s;
     return runtime::array_copy_from(rt(), dst, dpitch, src, wOffset, hOffset, width, height, to_kind(kind));
   });
@@ -184,18 +191,18 @@ cudaError_t cudaMemcpy2DFromArrayAsync(void* dst, size_t dpitch, cudaArray_const
 // Deprecated 1-D forms: count bytes starting at (wOffset, hOffset), within one row.
 cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src, size_t count,
                               enum cudaMemcpyKind kind) {
-  return call([&] { return runtime::array_copy_to(rt(), dst, wOffset, hOffset, src, count, count, 1, to_kind(kind)); });
+  return tcall([&] { return runtime::array_copy_to(rt(), dst, wOffset, hOffset, src, count, count, 1, to_kind(kind)); });
 }
 
 cudaError_t cudaMemcpyFromArray(void* dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count,
                                 enum cudaMemcpyKind kind) {
-  return call([&] {
+  return tcall([&] {
     return runtime::array_copy_from(rt(), dst, count, src, wOffset, hOffset, count, 1, to_kind(kind));
   });
 }
 
 cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms* p) {
-  return call([&] {
+  return tcall([&] {
     if (!p) return Status::InvalidValue;
     return runtime::copy_3d(rt(), side(p->srcArray, p->srcPtr, p->srcPos), side(p->dstArray, p->dstPtr, p->dstPos),
                             p->extent.width, p->extent.height, p->extent.depth, to_kind(p->kind));
@@ -203,7 +210,7 @@ cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms* p) {
 }
 
 cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms* p, cudaStream_t stream) {
-  return call([&] {
+  return tcall([&] {
     if (Status s = rt().stream_check(stream); s != Status::Success) return s;
     if (!p) return Status::InvalidValue;
     return runtime::copy_3d(rt(), side(p->srcArray, p->srcPtr, p->srcPos), side(p->dstArray, p->dstPtr, p->dstPos),
@@ -216,7 +223,7 @@ cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms* p, cudaStream_t st
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t* pTexObject, const struct cudaResourceDesc* pResDesc,
                                     const struct cudaTextureDesc* pTexDesc,
                                     const struct cudaResourceViewDesc* pResViewDesc) {
-  return call([&] {
+  return tcall([&] {
     if (!pTexObject || !pTexDesc) return Status::InvalidValue;
     if (pResViewDesc) return Status::InvalidValue;  // resource views are not supported
     runtime::ResourceSpec res;
@@ -236,11 +243,11 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t* pTexObject, const struc
 }
 
 cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject) {
-  return call([&] { return runtime::texture_destroy(rt(), texObject); });
+  return tcall([&] { return runtime::texture_destroy(rt(), texObject); });
 }
 
 cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc* pResDesc, cudaTextureObject_t texObject) {
-  return call([&] {
+  return tcall([&] {
     if (!pResDesc) return Status::InvalidValue;
     runtime::ResourceSpec s;
     Status st = runtime::texture_resource(rt(), texObject, &s);
@@ -250,7 +257,7 @@ cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc* pResDesc, 
 }
 
 cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc* pTexDesc, cudaTextureObject_t texObject) {
-  return call([&] {
+  return tcall([&] {
     if (!pTexDesc) return Status::InvalidValue;
     runtime::TextureSpec t;
     Status st = runtime::texture_spec(rt(), texObject, &t);
@@ -269,7 +276,7 @@ cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc* pTexDesc, cu
 // ---------------------------------------------------------------- surface objects
 
 cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* pSurfObject, const struct cudaResourceDesc* pResDesc) {
-  return call([&] {
+  return tcall([&] {
     if (!pSurfObject) return Status::InvalidValue;
     runtime::ResourceSpec res;
     if (Status s = to_rt(pResDesc, &res); s != Status::Success) return s;
@@ -281,11 +288,11 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* pSurfObject, const stru
 }
 
 cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) {
-  return call([&] { return runtime::surface_destroy(rt(), surfObject); });
+  return tcall([&] { return runtime::surface_destroy(rt(), surfObject); });
 }
 
 cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc* pResDesc, cudaSurfaceObject_t surfObject) {
-  return call([&] {
+  return tcall([&] {
     if (!pResDesc) return Status::InvalidValue;
     runtime::ResourceSpec s;
     Status st = runtime::surface_resource(rt(), surfObject, &s);

@@ -102,6 +102,15 @@ class Runtime {
 
   // ---- errors
   Status last_error(bool reset);
+  // For entry points implemented outside this class (src/runtime/texture.cpp):
+  // runs f under the same prologue and epilogue as the others (init and
+  // sticky errors first, a failure recorded as the thread's last error).
+  template <class F>
+  Status guarded(F&& f) {
+    std::lock_guard lock(mu_);
+    if (Status s = begin(); s != Status::Success) return finish(s);
+    return finish(f());
+  }
   const std::string& init_message() const { return init_message_; }
   const config::GpuConfig* gpu() const { return init_status_ == Status::Success ? &gpu_ : nullptr; }
 

@@ -102,3 +102,30 @@ TEST(CudartAbi, StreamsEventsAndCallbacks) {
 }
 
 }  // namespace
+
+namespace {
+
+// Texture and array entry points set the last error like every other call.
+TEST(CudartAbi, TextureErrorsAreRecordedAsLastError) {
+  (void)cudaGetLastError();
+  cudaResourceDesc res;
+  std::memset(&res, 0, sizeof res);
+  res.resType = cudaResourceTypeLinear;  // devPtr null: invalid
+  cudaTextureDesc tex;
+  std::memset(&tex, 0, sizeof tex);
+  cudaTextureObject_t t = 0;
+  EXPECT_EQ(cudaCreateTextureObject(&t, &res, &tex, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_EQ(cudaFreeArray(reinterpret_cast<cudaArray_t>(0x1234)), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaPeekAtLastError(), cudaErrorInvalidValue);
+  (void)cudaGetLastError();
+  // A valid round trip leaves no error behind.
+  cudaChannelFormatDesc d = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
+  cudaArray_t arr = nullptr;
+  ASSERT_EQ(cudaMallocArray(&arr, &d, 16, 4), cudaSuccess);
+  EXPECT_EQ(cudaFreeArray(arr), cudaSuccess);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+}  // namespace
