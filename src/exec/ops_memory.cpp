@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <emmintrin.h>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -117,6 +118,29 @@ inline uint64_t extend(uint64_t raw, Type t) {
   }
 }
 
+// Copies one lane's access as a single host access where the size allows
+// (1, 2, 4, 8 or 16 aligned bytes), so a vector access is never torn by
+// another host thread running another CTA: CUB's decoupled look-back packs a
+// tile's status and value into one ld/st.v2.u32 and relies on that. (16-byte
+// aligned SSE accesses are single-copy atomic on x86-64 processors with AVX.)
+inline void copy_whole(void* dst, const void* src, uint32_t bytes) {
+  switch (bytes) {
+    case 8: {
+      uint64_t v;
+      std::memcpy(&v, src, 8);
+      std::memcpy(dst, &v, 8);
+      return;
+    }
+    case 16:
+      // Unaligned forms: parameter areas need not be 16-byte aligned; on
+      // aligned global addresses they behave as the aligned ones.
+      _mm_storeu_si128(static_cast<__m128i*>(dst), _mm_loadu_si128(static_cast<const __m128i*>(src)));
+      return;
+    default:
+      std::memcpy(dst, src, bytes);
+  }
+}
+
 // Where one lane's access goes: kernel params, per-lane function params, or memory.
 inline std::byte* locate(Warp& w, const Inst& in, const Operand& a, const uint64_t* base, uint32_t lane,
                          uint32_t size, bool write) {
@@ -183,9 +207,11 @@ void exec_ld(Warp& w, const Inst& in, uint32_t mask) {
       if (!ok) return;
       std::byte* p = locate(w, in, a, base, l, esize * n, false);
       if (!p) { ok = false; return; }
+      alignas(16) std::byte buf[128];
+      copy_whole(buf, p, esize * n);
       for (uint32_t i = 0; i < n; ++i) {
         uint64_t raw = 0;
-        std::memcpy(&raw, p + i * esize, esize);
+        std::memcpy(&raw, buf + i * esize, esize);
         vals[i][l] = extend(raw, in.type);
       }
     });
@@ -232,7 +258,9 @@ void exec_st(Warp& w, const Inst& in, uint32_t mask) {
     if (!ok) return;
     std::byte* p = locate(w, in, a, base, l, esize * n, true);
     if (!p) { ok = false; return; }
-    for (uint32_t i = 0; i < n; ++i) std::memcpy(p + i * esize, &vals[i][l], esize);
+    alignas(16) std::byte buf[128];
+    for (uint32_t i = 0; i < n; ++i) std::memcpy(buf + i * esize, &vals[i][l], esize);
+    copy_whole(p, buf, esize * n);
   });
 }
 
