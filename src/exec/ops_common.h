@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "exec/float_util.h"
 #include "exec/lanes.h"
 #include "exec/warp.h"
 
@@ -206,6 +207,26 @@ struct GetAs { static T f(uint64_t b) { return from_bits<T>(b); } };
 
 // Binders of opcodes shared by integer and float types; the float halves
 // live in ops_float.cpp.
+// Runs Inner under the host rounding mode Mode (directed .rz/.rm/.rp).
+template <int Mode, ExecFn Inner>
+void with_round(Warp& w, const Inst& in, uint32_t mask) {
+  HostRounding g(Mode);
+  Inner(w, in, mask);
+}
+
+// The handler F for round-to-nearest, or F under the directed mode r.
+template <ExecFn F>
+ExecFn rounded(program::Round r) {
+  using program::Round;
+  switch (r) {
+    case Round::None: case Round::Rn: return F;
+    case Round::Rz: return &with_round<FE_TOWARDZERO, F>;
+    case Round::Rm: return &with_round<FE_DOWNWARD, F>;
+    case Round::Rp: return &with_round<FE_UPWARD, F>;
+    default: return nullptr;
+  }
+}
+
 namespace fbind {
 ExecFn add(const Inst&);
 ExecFn sub(const Inst&);

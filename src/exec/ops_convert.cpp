@@ -80,21 +80,6 @@ template <class D, class S, bool FTZ, bool SAT, int IRND> struct FloatToFloat {
   }
 };
 
-template <int Mode, ExecFn Inner>
-void with_round(Warp& w, const Inst& in, uint32_t mask) {
-  HostRounding g(Mode);
-  Inner(w, in, mask);
-}
-template <ExecFn F>
-ExecFn rounded(Round r) {
-  switch (r) {
-    case Round::None: case Round::Rn: return F;
-    case Round::Rz: return &with_round<FE_TOWARDZERO, F>;
-    case Round::Rm: return &with_round<FE_DOWNWARD, F>;
-    case Round::Rp: return &with_round<FE_UPWARD, F>;
-    default: return nullptr;
-  }
-}
 
 int irnd_index(Round r) {
   switch (r) {

@@ -16,23 +16,6 @@ using program::Round;
 using program::Type;
 using OK = Operand::Kind;
 
-// Runs Inner under the host rounding mode Mode (directed .rz/.rm/.rp).
-template <int Mode, ExecFn Inner>
-void with_round(Warp& w, const Inst& in, uint32_t mask) {
-  HostRounding g(Mode);
-  Inner(w, in, mask);
-}
-
-template <ExecFn F>
-ExecFn rounded(Round r) {
-  switch (r) {
-    case Round::None: case Round::Rn: return F;
-    case Round::Rz: return &with_round<FE_TOWARDZERO, F>;
-    case Round::Rm: return &with_round<FE_DOWNWARD, F>;
-    case Round::Rp: return &with_round<FE_UPWARD, F>;
-    default: return nullptr;
-  }
-}
 
 template <class T, bool FTZ> inline T fin(T x) { return FTZ ? ftz(x) : x; }
 template <class T, bool FTZ, bool SAT> inline T fout(T r) {
