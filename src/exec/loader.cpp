@@ -13,16 +13,6 @@ namespace {
 using isa::Opcode;
 using ptx::Space;
 
-bool is_control(Opcode op) {
-  switch (op) {
-    case Opcode::Bra: case Opcode::Brx: case Opcode::Call: case Opcode::Ret: case Opcode::Exit:
-    case Opcode::Trap: case Opcode::Bar: case Opcode::Barrier:
-      return true;
-    default:
-      return false;
-  }
-}
-
 uint64_t decl_size(const ptx::VarDecl& d) {
   uint64_t n = uint64_t(std::max<uint32_t>(program::type_size(d.type), 1)) * std::max<uint32_t>(d.vector, 1);
   for (const auto& dim : d.dims) n *= dim.value_or(0);
@@ -128,7 +118,7 @@ LoadResult load_program(std::vector<ptx::Module> modules, DeviceMemory& memory) 
     fns.resize(f.code.size(), nullptr);
     for (size_t pc = 0; pc < f.code.size(); ++pc) {
       const auto& inst = f.code[pc];
-      if (is_control(inst.op)) continue;
+      if (isa::has_flag(inst.op, isa::kControl)) continue;  // run by the warp itself
       BindFn b = table.bind[size_t(inst.op)];
       ExecFn e = b ? b(inst) : nullptr;
       if (!e) {

@@ -20,11 +20,8 @@ using namespace softgpu;
 
 namespace {
 
-bool is_control(isa::Opcode op) {
-  using isa::Opcode;
-  return op == Opcode::Bra || op == Opcode::Brx || op == Opcode::Call || op == Opcode::Ret ||
-         op == Opcode::Exit || op == Opcode::Trap || op == Opcode::Bar || op == Opcode::Barrier;
-}
+// Control opcodes are run by the warp itself, not by a bound handler.
+bool is_control(isa::Opcode op) { return isa::has_flag(op, isa::kControl); }
 
 // Decodes a module as the loader would (module variables get stand-in
 // addresses) so that each instruction is bound with its real operands.

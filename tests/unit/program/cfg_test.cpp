@@ -4,26 +4,13 @@
 
 #include <unordered_map>
 
-#include "program/decoder.h"
-#include "ptx/parser.h"
+#include "decode_util.h"
 
 using namespace softgpu;
 
 namespace {
 
-program::Program decode(const std::string& body) {
-  std::string text = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u32 n)\n{\n"
-                     ".reg .pred %p<4>;\n.reg .b32 %r<8>;\n" + body + "}\n";
-  auto r = ptx::parse(text, "k.ptx");
-  EXPECT_TRUE(r.module) << ptx::render(r.diagnostics, text);
-  std::vector<ptx::Module> mods;
-  mods.push_back(std::move(*r.module));
-  std::unordered_map<std::string, uint64_t> vars;
-  program::Program p;
-  std::vector<ptx::Diagnostic> diags;
-  EXPECT_TRUE(program::decode({&mods, &vars}, p, diags)) << ptx::render(diags, text);
-  return p;
-}
+using test::decode;
 
 TEST(Reconvergence, IfElseJoinsAfterBothArms) {
   auto p = decode(
