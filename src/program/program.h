@@ -120,6 +120,15 @@ struct CallSite {
   uint32_t target_reg = kNoReg;
 };
 
+// The registers one instruction reads and writes, for scoreboards and
+// dependence analysis: slots in Function::reg_slots[first, first+writes)
+// are written, the next `reads` are read. Predicate slots carry kPredSlot.
+struct RegUse {
+  uint32_t first = 0;
+  uint8_t writes = 0, reads = 0;
+};
+inline constexpr uint32_t kPredSlot = 0x8000'0000u;
+
 struct Function {
   std::string name;
   bool is_entry = false;
@@ -129,6 +138,8 @@ struct Function {
   std::vector<Operand> vec_operands;
   std::vector<CallSite> calls;
   std::vector<std::vector<uint32_t>> branch_tables;  // brx.idx targets
+  std::vector<RegUse> reg_use;       // per pc (program/regs.h)
+  std::vector<uint32_t> reg_slots;
   uint32_t num_regs = 0;       // 64-bit lane slots
   uint32_t num_preds = 0;      // predicate slots
   uint32_t local_bytes = 0;    // per-thread frame-local memory (__local_depot and .local)
