@@ -1,0 +1,92 @@
+#include "timing/memory_system.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace softgpu::timing {
+namespace {
+
+uint32_t popc(uint8_t s) { return uint32_t(std::popcount(unsigned(s))); }
+
+// A queue whose single-unit access takes exactly `latency` in all.
+BandwidthQueue queue(double per_cycle, double latency, double unit) {
+  per_cycle = std::max(per_cycle, 1e-9);
+  return BandwidthQueue(per_cycle, std::max(0.0, latency - unit / per_cycle));
+}
+
+}  // namespace
+
+MemorySystem::MemorySystem(const TimingParams& p, double share)
+    : p_(p),
+      l1_({p.l1_bytes, p.l1_ways, true}, WritePolicy::WriteThroughNoAllocate),
+      l2_({uint64_t(double(p.l2_bytes) * share), p.l2_ways, true}, WritePolicy::WriteBackAllocate),
+      l1q_(queue(p.l1_bytes_per_cycle, p.l1_latency, kSectorBytes)),
+      smemq_(queue(p.shared_wavefronts_per_cycle, p.shared_latency, 1)),
+      l2q_(queue(p.l2_bytes_per_cycle * share, p.l2_latency, kSectorBytes)),
+      dramq_(queue(p.dram_bytes_per_cycle * share, p.dram_latency, kSectorBytes)) {}
+
+double MemorySystem::to_l2(double t, const LineAccess& a, bool write) {
+  const uint64_t bytes = uint64_t(popc(a.sectors)) * kSectorBytes;
+  stats_.l2_bytes += bytes;
+  double done = l2q_.request(t, bytes);
+  auto o = write ? l2_.write(a) : l2_.read(a);
+  stats_.l2_hit_sectors += popc(o.hit);
+  stats_.l2_miss_sectors += popc(o.miss);
+  if (o.evicted_dirty) {  // write-back of the victim's dirty sectors
+    const uint64_t wb = uint64_t(popc(o.evicted_dirty)) * kSectorBytes;
+    stats_.dram_bytes += wb;
+    dramq_.request(t, wb);
+  }
+  if (o.miss && !write) {
+    const uint64_t rd = uint64_t(popc(o.miss)) * kSectorBytes;
+    stats_.dram_bytes += rd;
+    done = std::max(done, dramq_.request(t, rd));
+  }
+  return done;
+}
+
+double MemorySystem::load(double t, const LineAccess* lines, uint32_t n) {
+  uint32_t sectors = 0;
+  for (uint32_t i = 0; i < n; ++i) sectors += popc(lines[i].sectors);
+  double done = l1q_.request(t, uint64_t(sectors) * kSectorBytes);
+  for (uint32_t i = 0; i < n; ++i) {
+    auto o = l1_.read(lines[i]);
+    stats_.l1_hit_sectors += popc(o.hit);
+    stats_.l1_miss_sectors += popc(o.miss);
+    if (o.miss) done = std::max(done, to_l2(t, {lines[i].line, o.miss}, false));
+  }
+  return done;
+}
+
+double MemorySystem::store(double t, const LineAccess* lines, uint32_t n) {
+  uint32_t sectors = 0;
+  for (uint32_t i = 0; i < n; ++i) sectors += popc(lines[i].sectors);
+  const double done = l1q_.request(t, uint64_t(sectors) * kSectorBytes);
+  for (uint32_t i = 0; i < n; ++i) {
+    l1_.write(lines[i]);  // write-through: present sectors updated, nothing allocated
+    to_l2(t, lines[i], true);
+  }
+  return done;  // a store frees its registers once it has left the SM
+}
+
+double MemorySystem::atomic(double t, const LineAccess* lines, uint32_t n, uint32_t serial) {
+  double done = t;
+  for (uint32_t i = 0; i < n; ++i) {
+    // The read half brings the line into the L2 if needed; the write half dirties it.
+    done = std::max(done, to_l2(t, lines[i], false));
+    l2_.write(lines[i]);
+  }
+  return done + double(p_.atomic_extra) * double(std::max<uint32_t>(serial, 1) - 1);
+}
+
+double MemorySystem::shared(double t, uint32_t wavefronts) {
+  stats_.shared_wavefronts += wavefronts;
+  ++stats_.shared_accesses;
+  return smemq_.request(t, std::max<uint32_t>(wavefronts, 1));
+}
+
+double MemorySystem::constant(double t, uint32_t distinct) const {
+  return t + double(p_.const_latency) * double(std::max<uint32_t>(distinct, 1));
+}
+
+}  // namespace softgpu::timing

@@ -1,0 +1,46 @@
+// The memory hierarchy as one SM sees it: its L1 (sectored, write-through
+// for global stores), shared-memory banks, constant cache, and its share of
+// the L2 (write-back) and of DRAM bandwidth. Latencies are those of a
+// single-sector access; queues add transfer and waiting time on top.
+#pragma once
+#include <cstdint>
+
+#include "timing/bandwidth.h"
+#include "timing/cache.h"
+#include "timing/params.h"
+
+namespace softgpu::timing {
+
+struct MemoryStats {
+  uint64_t l1_hit_sectors = 0, l1_miss_sectors = 0;
+  uint64_t l2_hit_sectors = 0, l2_miss_sectors = 0;
+  uint64_t l2_bytes = 0;      // moved between L1 and L2 (reads, stores, atomics)
+  uint64_t dram_bytes = 0;    // read from and written back to DRAM
+  uint64_t shared_wavefronts = 0;
+  uint64_t shared_accesses = 0;
+};
+
+class MemorySystem {
+ public:
+  // `share`: the part of the chip's L2 capacity and L2/DRAM bandwidth this
+  // model gets (1/sm_count when each SM is modelled on its own).
+  MemorySystem(const TimingParams& p, double share);
+
+  // Each returns the cycle at which the access's data is back.
+  double load(double t, const LineAccess* lines, uint32_t n);
+  double store(double t, const LineAccess* lines, uint32_t n);
+  double atomic(double t, const LineAccess* lines, uint32_t n, uint32_t serial);
+  double shared(double t, uint32_t wavefronts);
+  double constant(double t, uint32_t distinct) const;
+
+  const MemoryStats& stats() const { return stats_; }
+
+ private:
+  double to_l2(double t, const LineAccess& a, bool write);  // L2 (and DRAM behind it); returns done
+  const TimingParams& p_;
+  SectorCache l1_, l2_;
+  BandwidthQueue l1q_, smemq_, l2q_, dramq_;
+  MemoryStats stats_;
+};
+
+}  // namespace softgpu::timing

@@ -1,0 +1,52 @@
+// Every number the timing model uses, for one GPU. Filled from the GPU's
+// config file (each value with its source there); tests build them by hand.
+// Nothing in src/timing hard-codes a hardware number.
+#pragma once
+#include <array>
+#include <cstdint>
+
+#include "program/pipe.h"
+
+namespace softgpu::timing {
+
+enum class SchedulerPolicy : uint8_t {
+  Gto,  // greedy then oldest: keep issuing from the last warp while it can
+  Lrr,  // loose round-robin: the next ready warp after the last one
+};
+
+struct PipeTiming {
+  uint32_t latency = 4;   // cycles from issue until a dependent instruction can issue
+  uint32_t interval = 1;  // cycles between two warp instructions on one sub-partition's pipe
+};
+
+struct TimingParams {
+  uint32_t sm_count = 1;
+  uint32_t sub_partitions = 4;   // warp schedulers per SM, one instruction per cycle each
+  SchedulerPolicy policy = SchedulerPolicy::Gto;
+  double clock_mhz = 1000;       // SM clock: cycles to seconds
+  std::array<PipeTiming, size_t(program::Pipe::Count_)> pipes{};
+  // A PTX instruction that becomes a machine-code sequence (program::is_sequence)
+  // occupies its pipe this many issue slots and adds this many latencies.
+  uint32_t sequence_slots = 8;
+  uint32_t barrier_latency = 20;   // from the last arrival to the release
+  uint32_t cta_launch_cycles = 0;  // from a free slot to the new CTA's first issue
+
+  // Memory hierarchy: latencies are round trips from the SM, as a
+  // pointer-chasing microbenchmark measures them.
+  uint32_t shared_latency = 30;
+  uint32_t l1_latency = 33;
+  uint32_t l2_latency = 200;
+  uint32_t dram_latency = 500;
+  uint32_t const_latency = 8;       // constant cache hit, per distinct address
+  uint32_t atomic_extra = 0;        // added to l2_latency for atomics, per serialized same-address lane
+  uint64_t l1_bytes = 128 * 1024;   // L1 data cache (what the shared-memory carveout leaves)
+  uint32_t l1_ways = 4;
+  uint64_t l2_bytes = 40ull << 20;
+  uint32_t l2_ways = 16;
+  double l1_bytes_per_cycle = 128;    // per SM
+  double shared_wavefronts_per_cycle = 1;  // per SM
+  double l2_bytes_per_cycle = 2048;   // whole chip, in SM cycles
+  double dram_bytes_per_cycle = 1000; // whole chip, in SM cycles
+};
+
+}  // namespace softgpu::timing

@@ -1,0 +1,50 @@
+// What the timing model consumes: per CTA, each warp's instructions in
+// program order, reduced to what timing needs (pipe, register sets, memory
+// lines or bank wavefronts, barriers). Built from the executor's records by
+// timing/recorder.h, or by hand in tests.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "program/pipe.h"
+#include "timing/coalescer.h"
+
+namespace softgpu::timing {
+
+enum class OpKind : uint8_t {
+  Compute,    // pipe work only
+  Global,     // global or local memory through L1/L2/DRAM (lines in the CTA's pool)
+  Shared,     // shared memory: `wavefronts`
+  Constant,   // constant/param space: `wavefronts` = distinct addresses
+  Atomic,     // global atomic or reduction at the L2 (lines; `wavefronts` = worst same-address count)
+  AsyncCopy,  // cp.async: global lines read, completes into the warp's async group
+  AsyncWait,  // cp.async.wait_group/wait_all: waits for the warp's copies
+  Barrier,    // bar.sync/barrier.sync on `barrier_id`
+  Exit,       // the warp's last instruction
+};
+
+struct TraceOp {
+  program::Pipe pipe = program::Pipe::Alu;
+  OpKind kind = OpKind::Compute;
+  bool store = false;        // Global: a store (write-through L1, write-back L2)
+  bool sequence = false;     // program::is_sequence
+  uint8_t barrier_id = 0;
+  uint16_t wavefronts = 0;
+  uint8_t n_writes = 0, n_reads = 0;
+  uint32_t slots = 0;        // first register slot in CtaTrace::slots (writes, then reads)
+  uint32_t lines = 0;        // first line in CtaTrace::lines
+  uint32_t n_lines = 0;
+};
+
+struct WarpTrace {
+  std::vector<TraceOp> ops;
+};
+
+struct CtaTrace {
+  uint32_t cta_linear = 0;
+  std::vector<WarpTrace> warps;
+  std::vector<uint32_t> slots;      // register slots (program::kPredSlot marks predicates)
+  std::vector<LineAccess> lines;    // memory lines of Global/Atomic/AsyncCopy ops
+};
+
+}  // namespace softgpu::timing

@@ -1,0 +1,155 @@
+// The SM model on small hand-written traces, against cycle counts worked out
+// by hand from the parameters below.
+#include <gtest/gtest.h>
+
+#include "timing/sm_model.h"
+
+using namespace softgpu::timing;
+using softgpu::program::Pipe;
+
+namespace {
+
+TimingParams params() {
+  TimingParams p;
+  p.sub_partitions = 4;
+  p.pipes[size_t(Pipe::Fma)] = {4, 1};
+  p.pipes[size_t(Pipe::Xu)] = {20, 8};
+  p.pipes[size_t(Pipe::Lsu)] = {4, 1};
+  p.pipes[size_t(Pipe::Barrier)] = {1, 1};
+  p.barrier_latency = 10;
+  p.cta_launch_cycles = 5;
+  p.l1_latency = 33;
+  p.l2_latency = 200;
+  p.dram_latency = 500;
+  p.shared_latency = 30;
+  p.l1_bytes_per_cycle = 128;
+  p.l2_bytes_per_cycle = 2048;
+  p.dram_bytes_per_cycle = 1000;
+  p.shared_wavefronts_per_cycle = 1;
+  return p;
+}
+
+struct Cta {
+  CtaTrace t;
+  explicit Cta(int warps) { t.warps.resize(size_t(warps)); }
+  TraceOp& op(int w, Pipe pipe, std::vector<uint32_t> writes, std::vector<uint32_t> reads,
+              OpKind kind = OpKind::Compute) {
+    TraceOp o;
+    o.pipe = pipe;
+    o.kind = kind;
+    o.slots = uint32_t(t.slots.size());
+    o.n_writes = uint8_t(writes.size());
+    o.n_reads = uint8_t(reads.size());
+    t.slots.insert(t.slots.end(), writes.begin(), writes.end());
+    t.slots.insert(t.slots.end(), reads.begin(), reads.end());
+    t.warps[size_t(w)].ops.push_back(o);
+    return t.warps[size_t(w)].ops.back();
+  }
+  TraceOp& load(int w, uint32_t dst, uint32_t addr_reg, uint64_t line, uint8_t sectors) {
+    TraceOp& o = op(w, Pipe::Lsu, {dst}, {addr_reg}, OpKind::Global);
+    o.lines = uint32_t(t.lines.size());
+    o.n_lines = 1;
+    t.lines.push_back({line, sectors});
+    return o;
+  }
+};
+
+SmStats run(const TimingParams& p, std::vector<const CtaTrace*> ctas, uint32_t resident = 1) {
+  MemorySystem mem(p, 1.0);
+  return SmModel(p, mem).run(ctas, resident);
+}
+
+uint64_t stall(const SmStats& s, WarpStall w) { return s.stalls[size_t(w)]; }
+
+TEST(SmModel, DependentChainPaysTheLatencyEachTime) {
+  Cta c(1);
+  for (int i = 0; i < 10; ++i) c.op(0, Pipe::Fma, {1}, {1});
+  auto s = run(params(), {&c.t});
+  EXPECT_EQ(s.cycles, 40u);  // issues at 0, 4, ..., 36; the last result at 40
+  EXPECT_EQ(s.warp_instructions, 10u);
+  EXPECT_EQ(stall(s, WarpStall::Selected), 10u);
+  EXPECT_EQ(stall(s, WarpStall::Wait), 27u);  // 3 cycles before each of the 9 dependent issues
+}
+
+TEST(SmModel, IndependentInstructionsIssueEveryCycle) {
+  Cta c(1);
+  for (uint32_t i = 0; i < 10; ++i) c.op(0, Pipe::Fma, {i}, {});
+  EXPECT_EQ(run(params(), {&c.t}).cycles, 13u);  // issues 0..9, +4
+}
+
+TEST(SmModel, WarpsShareTheirSubPartitionGreedyOrRoundRobin) {
+  Cta c(8);  // warp w runs on sub-partition w % 4: two warps each
+  for (int w = 0; w < 8; ++w)
+    for (uint32_t i = 0; i < 10; ++i) c.op(w, Pipe::Fma, {i}, {});
+  auto p = params();
+  auto gto = run(p, {&c.t});
+  EXPECT_EQ(gto.cycles, 23u);  // 20 issues per sub-partition, the last at 19
+  EXPECT_EQ(gto.warp_done[0], 13u);  // greedy: warp 0 runs first, to the end
+  EXPECT_EQ(gto.warp_done[4], 23u);
+  EXPECT_EQ(stall(gto, WarpStall::NotSelected), 4u * 10);  // each second warp waits 10 cycles
+  p.policy = SchedulerPolicy::Lrr;
+  auto lrr = run(p, {&c.t});
+  EXPECT_EQ(lrr.cycles, 23u);
+  EXPECT_EQ(lrr.warp_done[0], 22u);  // alternating: issues at 0, 2, ..., 18
+  EXPECT_EQ(lrr.warp_done[4], 23u);
+}
+
+TEST(SmModel, PipeIssueIntervalThrottles) {
+  Cta c(1);
+  for (uint32_t i = 0; i < 4; ++i) c.op(0, Pipe::Xu, {i}, {});
+  auto s = run(params(), {&c.t});
+  EXPECT_EQ(s.cycles, 44u);  // issues at 0, 8, 16, 24; latency 20
+  EXPECT_EQ(stall(s, WarpStall::MathPipeThrottle), 21u);
+}
+
+TEST(SmModel, BarrierWaitsForTheWholeCta) {
+  Cta c(2);
+  for (int i = 0; i < 5; ++i) c.op(0, Pipe::Fma, {1}, {1});  // issues 0, 4, 8, 12, 16
+  c.op(0, Pipe::Barrier, {}, {}, OpKind::Barrier);           // arrives at 17
+  c.op(0, Pipe::Fma, {2}, {});
+  c.op(1, Pipe::Barrier, {}, {}, OpKind::Barrier);           // arrives at 0
+  c.op(1, Pipe::Fma, {2}, {});
+  auto s = run(params(), {&c.t});
+  EXPECT_EQ(s.cycles, 31u);  // released at 17 + 10; the FMAs issue at 27
+  EXPECT_EQ(s.warp_done[1], 31u);
+  EXPECT_EQ(stall(s, WarpStall::Barrier), 26u + 9u);  // warp 1 in cycles 1..26, warp 0 in 18..26
+}
+
+TEST(SmModel, LoadsMissToDramThenHitInL1) {
+  Cta c(1);
+  c.load(0, 1, 9, 0x1000, 0b1111);   // cold: DRAM
+  c.op(0, Pipe::Fma, {2}, {1});
+  c.load(0, 3, 2, 0x1000, 0b1111);   // the same line: L1 hit
+  c.op(0, Pipe::Fma, {4}, {3});
+  auto s = run(params(), {&c.t});
+  // DRAM: 500 cycles for one sector, +96 bytes at 1000 B/cycle -> 500.096, so 501;
+  // FMA 501..505; L1 hit: 33 + 96 / 128 = 33.75 -> 539; FMA -> 543.
+  EXPECT_EQ(s.cycles, 543u);
+  EXPECT_EQ(stall(s, WarpStall::LongScoreboard), 500u + 33u);
+}
+
+TEST(SmModel, SharedMemoryConflictsAddWavefronts) {
+  Cta c(1);
+  TraceOp& o = c.op(0, Pipe::Lsu, {1}, {}, OpKind::Shared);
+  o.wavefronts = 4;
+  c.op(0, Pipe::Fma, {2}, {1});
+  EXPECT_EQ(run(params(), {&c.t}).cycles, 37u);  // 30 + 3 extra wavefronts, then +4
+}
+
+TEST(SmModel, CtasWaitForAResidentSlot) {
+  Cta a(1), b(1);
+  for (int i = 0; i < 10; ++i) { a.op(0, Pipe::Fma, {1}, {1}); b.op(0, Pipe::Fma, {1}, {1}); }
+  EXPECT_EQ(run(params(), {&a.t, &b.t}, 1).cycles, 85u);  // 40, launch 5, 40
+  EXPECT_EQ(run(params(), {&a.t, &b.t}, 2).cycles, 40u);  // side by side
+}
+
+TEST(SmModel, MismatchedBarriersAreReportedNotHung) {
+  Cta c(2);
+  c.op(0, Pipe::Barrier, {}, {}, OpKind::Barrier).barrier_id = 0;
+  c.op(0, Pipe::Fma, {1}, {});
+  c.op(1, Pipe::Barrier, {}, {}, OpKind::Barrier).barrier_id = 1;
+  c.op(1, Pipe::Fma, {1}, {});
+  EXPECT_TRUE(run(params(), {&c.t}).deadlock);
+}
+
+}  // namespace
