@@ -34,6 +34,7 @@ enum class StepOutcome : uint8_t { Retired, AtBarrier, AtClusterBarrier, Exited,
 // One warp instruction, in program order per warp.
 struct WarpStep {
   WarpRef warp;
+  void* cta_context = nullptr;  // what cta_begin returned for this warp's CTA
   uint32_t function = 0, pc = 0;
   const program::Function* fn = nullptr;  // register sets: program::reads/writes(*fn, pc)
   const program::Inst* inst = nullptr;
@@ -58,12 +59,14 @@ class ExecutionListener {
  public:
   virtual ~ExecutionListener() = default;
   virtual void launch_begin(const LaunchInfo&) {}
-  virtual void cta_begin(uint32_t /*cta_linear*/, Dim3 /*ctaid*/, uint32_t /*warps*/) {}
+  // Returns a context the executor hands back in every WarpStep of this CTA
+  // (so a listener needs no lookup per step), and to cta_end.
+  virtual void* cta_begin(uint32_t /*cta_linear*/, Dim3 /*ctaid*/, uint32_t /*warps*/) { return nullptr; }
   // Called on the host thread running the warp's CTA; calls for one CTA
   // come from one thread. Must be thread-safe across CTAs when threads > 1.
   virtual void step(const WarpStep&) = 0;
   virtual void barrier_released(uint32_t /*cta_linear*/, uint32_t /*bar_id*/) {}
-  virtual void cta_end(uint32_t /*cta_linear*/) {}
+  virtual void cta_end(uint32_t /*cta_linear*/, void* /*cta_context*/) {}
   virtual void launch_end(Status) {}
 };
 

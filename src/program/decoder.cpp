@@ -1,6 +1,6 @@
 // AST -> decoded Program. See decoder.h.
 #include "program/decoder.h"
-#include "program/regs.h"
+#include "program/facts.h"
 
 #include <fmt/format.h>
 
@@ -643,7 +643,7 @@ bool decode(const DecodeInput& in, Program& out, std::vector<ptx::Diagnostic>& d
     for (auto& inst : f.code)
       for (auto& o : inst.o) patch(o);
     for (auto& o : f.vec_operands) patch(o);
-    compute_register_use(f);
+    compute_facts(f);
     if (f.code.empty()) continue;
     auto ipdom = immediate_post_dominators(f);
     for (uint32_t pc = 0; pc < f.code.size(); ++pc) f.code[pc].reconv = ipdom[pc];

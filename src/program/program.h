@@ -120,13 +120,18 @@ struct CallSite {
   uint32_t target_reg = kNoReg;
 };
 
-// The registers one instruction reads and writes, for scoreboards and
-// dependence analysis: slots in Function::reg_slots[first, first+writes)
-// are written, the next `reads` are read. Predicate slots carry kPredSlot.
-struct RegUse {
+// What the timing model and the analyses need of one instruction, computed
+// once at decode (program/facts.h): the registers it reads and writes (slots
+// in Function::reg_slots[first, first+writes) are written, the next `reads`
+// are read; predicate slots carry kPredSlot), its pipe, and flags.
+struct InstFacts {
   uint32_t first = 0;
   uint8_t writes = 0, reads = 0;
+  uint8_t pipe = 0;   // program::Pipe
+  uint8_t flags = 0;  // kFactSequence, kFactAsyncWait
 };
+inline constexpr uint8_t kFactSequence = 1;   // becomes a machine-code sequence (program::is_sequence)
+inline constexpr uint8_t kFactAsyncWait = 2;  // cp.async.wait_group / wait_all
 inline constexpr uint32_t kPredSlot = 0x8000'0000u;
 
 struct Function {
@@ -138,7 +143,7 @@ struct Function {
   std::vector<Operand> vec_operands;
   std::vector<CallSite> calls;
   std::vector<std::vector<uint32_t>> branch_tables;  // brx.idx targets
-  std::vector<RegUse> reg_use;       // per pc (program/regs.h)
+  std::vector<InstFacts> facts;      // per pc (program/facts.h)
   std::vector<uint32_t> reg_slots;
   uint32_t num_regs = 0;       // 64-bit lane slots
   uint32_t num_preds = 0;      // predicate slots

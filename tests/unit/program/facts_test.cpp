@@ -4,7 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "decode_util.h"
-#include "program/regs.h"
+#include "program/facts.h"
+#include "program/pipe.h"
 
 using namespace softgpu;
 
@@ -61,6 +62,25 @@ TEST(RegisterUse, TensorCoreAccumulatorsAreReadAndWritten) {
   expect_use("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, "
              "{%r5,%r6}, {%f1,%f2,%f3,%f4};",
              {F(1), F(2), F(3), F(4)}, {R(1), R(2), R(3), R(4), R(5), R(6), F(1), F(2), F(3), F(4)});
+}
+
+}  // namespace
+
+namespace {
+
+TEST(InstFacts, PipeAndFlagsAreStoredPerPc) {
+  auto p = test::decode(
+      "add.f64 %fd1, %fd2, %fd3;\n"
+      "div.rn.f32 %f1, %f2, %f3;\n"
+      "cp.async.wait_group 0;\n"
+      "cp.async.commit_group;\n");
+  const auto& f = p.functions[0];
+  ASSERT_EQ(f.facts.size(), 4u);
+  EXPECT_EQ(program::Pipe(f.facts[0].pipe), program::Pipe::Fp64);
+  EXPECT_EQ(f.facts[0].flags, 0);
+  EXPECT_EQ(f.facts[1].flags, program::kFactSequence);
+  EXPECT_EQ(f.facts[2].flags, program::kFactAsyncWait);
+  EXPECT_EQ(f.facts[3].flags, 0);
 }
 
 }  // namespace

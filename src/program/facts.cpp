@@ -1,4 +1,5 @@
-#include "program/regs.h"
+#include "program/facts.h"
+#include "program/pipe.h"
 
 #include <algorithm>
 
@@ -26,8 +27,8 @@ void unique(std::vector<uint32_t>& v) {
 
 }  // namespace
 
-void compute_register_use(Function& f) {
-  f.reg_use.assign(f.code.size(), {});
+void compute_facts(Function& f) {
+  f.facts.assign(f.code.size(), {});
   f.reg_slots.clear();
   std::vector<uint32_t> w, r;
   for (size_t pc = 0; pc < f.code.size(); ++pc) {
@@ -47,7 +48,12 @@ void compute_register_use(Function& f) {
     if (in.has_guard) r.push_back(kPredSlot | in.guard);
     unique(w);
     unique(r);
-    RegUse& u = f.reg_use[pc];
+    InstFacts& u = f.facts[pc];
+    u.pipe = uint8_t(pipe(in));
+    if (is_sequence(in)) u.flags |= kFactSequence;
+    if (in.op == isa::Opcode::Cp)
+      for (const auto& m : in.raw_mods)
+        if (m == ".wait_group" || m == ".wait_all") u.flags |= kFactAsyncWait;
     u.first = uint32_t(f.reg_slots.size());
     u.writes = uint8_t(std::min<size_t>(w.size(), 255));
     u.reads = uint8_t(std::min<size_t>(r.size(), 255));

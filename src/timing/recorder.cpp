@@ -1,0 +1,111 @@
+#include "timing/recorder.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "program/facts.h"
+#include "timing/smem_banks.h"
+
+namespace softgpu::timing {
+namespace {
+
+using exec::AccessKind;
+using ptx::Space;
+
+// Lanes per distinct address, worst case: same-address atomics serialize.
+uint16_t worst_same_address(const exec::MemoryAccess& a) {
+  uint64_t seen[32];
+  uint16_t count[32] = {};
+  uint32_t n = 0;
+  uint16_t worst = 0;
+  for (uint32_t m = a.lanes; m; m &= m - 1) {
+    const uint64_t x = a.lane_addr[std::countr_zero(m)];
+    uint32_t i = 0;
+    while (i < n && seen[i] != x) ++i;
+    if (i == n) seen[n++] = x;
+    worst = std::max<uint16_t>(worst, ++count[i]);
+  }
+  return worst;
+}
+
+uint16_t distinct_addresses(const exec::MemoryAccess& a) {
+  uint64_t seen[32];
+  uint32_t n = 0;
+  for (uint32_t m = a.lanes; m; m &= m - 1) {
+    const uint64_t x = a.lane_addr[std::countr_zero(m)];
+    if (std::find(seen, seen + n, x) == seen + n) seen[n++] = x;
+  }
+  return uint16_t(n);
+}
+
+void add_lines(CtaTrace& t, TraceOp& op, const exec::MemoryAccess& a) {
+  const Coalesced c = coalesce(a.lane_addr, a.lanes, a.bytes_per_lane);
+  op.lines = uint32_t(t.lines.size());
+  op.n_lines = c.n_lines;
+  t.lines.insert(t.lines.end(), c.lines.begin(), c.lines.begin() + c.n_lines);
+}
+
+}  // namespace
+
+void TraceRecorder::append(CtaTrace& t, const exec::WarpStep& s) {
+  if (t.warps.size() <= s.warp.warp_in_cta) t.warps.resize(s.warp.warp_in_cta + 1);
+  TraceOp op;
+  const program::InstFacts& f = s.fn->facts[s.pc];
+  op.pipe = program::Pipe(f.pipe);
+  op.sequence = (f.flags & program::kFactSequence) != 0;
+  if (f.flags & program::kFactAsyncWait) op.kind = OpKind::AsyncWait;
+  // A lane-less (guarded-off) instruction still issues, reads its guard and writes nothing.
+  auto w = program::writes(*s.fn, s.pc), r = program::reads(*s.fn, s.pc);
+  op.slots = uint32_t(t.slots.size());
+  op.n_writes = s.executed ? uint8_t(w.size()) : 0;
+  op.n_reads = uint8_t(r.size());
+  if (op.n_writes) t.slots.insert(t.slots.end(), w.begin(), w.end());
+  t.slots.insert(t.slots.end(), r.begin(), r.end());
+  for (const auto& a : s.mem) {
+    if (!a.lanes) continue;
+    if (a.space == Space::Shared) {
+      if (op.kind == OpKind::AsyncCopy) continue;  // the shared half of cp.async
+      op.kind = OpKind::Shared;
+      op.wavefronts = uint16_t(shared_wavefronts(a.lane_addr, a.lanes, a.bytes_per_lane));
+    } else if (a.space == Space::Const || a.space == Space::Param) {
+      op.kind = OpKind::Constant;
+      op.wavefronts = distinct_addresses(a);
+    } else if (a.kind == AccessKind::Atomic || a.kind == AccessKind::Reduce) {
+      op.kind = OpKind::Atomic;
+      op.wavefronts = worst_same_address(a);
+      add_lines(t, op, a);
+    } else if (a.kind == AccessKind::AsyncCopy) {
+      op.kind = OpKind::AsyncCopy;
+      add_lines(t, op, a);
+    } else {
+      op.kind = OpKind::Global;
+      op.store = a.kind == AccessKind::Store;
+      add_lines(t, op, a);
+    }
+  }
+  if (s.outcome == exec::StepOutcome::AtBarrier || s.outcome == exec::StepOutcome::AtClusterBarrier) {
+    op.kind = OpKind::Barrier;
+    op.barrier_id = uint8_t(s.barrier_id);
+  } else if (s.outcome == exec::StepOutcome::Exited) {
+    op.kind = OpKind::Exit;
+  }
+  t.warps[s.warp.warp_in_cta].ops.push_back(op);
+}
+
+void* TraceRecorder::cta_begin(uint32_t cta_linear, Dim3, uint32_t warps) {
+  if (wanted_ && !wanted_(cta_linear)) return nullptr;
+  auto* t = new CtaTrace;
+  t->cta_linear = cta_linear;
+  t->warps.resize(warps);
+  return t;
+}
+
+void TraceRecorder::step(const exec::WarpStep& s) {
+  if (s.cta_context) append(*static_cast<CtaTrace*>(s.cta_context), s);
+}
+
+void TraceRecorder::cta_end(uint32_t, void* ctx) {
+  if (ctx) sink_(std::unique_ptr<CtaTrace>(static_cast<CtaTrace*>(ctx)));
+}
+
+}  // namespace softgpu::timing
