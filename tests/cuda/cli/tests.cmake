@@ -72,3 +72,8 @@ add_test(NAME cuda.cli_errors
 add_executable(signal_child ${_cli}/signal_child.cpp)
 add_test(NAME cuda.cli_signals COMMAND bash ${_cli}/cli_signals.sh $<TARGET_FILE:softgpu> $<TARGET_FILE:signal_child>)
 set_tests_properties(cuda.cli_errors cuda.cli_signals PROPERTIES LABELS cuda TIMEOUT 60)
+
+# Installing as users do: an installed tree runs with no source or build tree.
+add_test(NAME cuda.cli_install
+  COMMAND bash ${_cli}/install_test.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR} ${_bin}/vector_add ${_bin}/device_query)
+set_tests_properties(cuda.cli_install PROPERTIES LABELS cuda TIMEOUT 120)
