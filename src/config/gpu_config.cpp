@@ -20,10 +20,6 @@
 
 #include <toml++/toml.h>
 
-#ifndef SOFTGPU_DEFAULT_CONFIG_DIR
-#error "SOFTGPU_DEFAULT_CONFIG_DIR must be defined by the build (src/config/CMakeLists.txt)"
-#endif
-
 namespace softgpu::config {
 namespace {
 
@@ -379,10 +375,6 @@ Result<GpuConfig> load_gpu_config(const std::filesystem::path& file) {
   return cfg;
 }
 
-std::filesystem::path default_config_dir() {
-  if (const char* env = std::getenv("SOFTGPU_CONFIG_DIR"); env && *env) return env;
-  return SOFTGPU_DEFAULT_CONFIG_DIR;
-}
 
 Result<std::vector<GpuConfig>> load_all_gpu_configs(const std::filesystem::path& dir) {
   auto files = list_configs(dir);

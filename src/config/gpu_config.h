@@ -46,7 +46,10 @@ struct GpuConfig {
 // TOML syntax errors report file:line:col. A missing file gives FileNotFound.
 Result<GpuConfig> load_gpu_config(const std::filesystem::path& file);
 
-// Directory holding the shipped configs (SOFTGPU_CONFIG_DIR env var overrides).
+// Directory holding the shipped configs: $SOFTGPU_CONFIG_DIR if set; else
+// share/softgpu/gpus of the install prefix, found relative to the binary
+// that contains this code (bin/softgpu or lib/softgpu/libcudart.so.13);
+// else the source tree's configs/gpus (a build tree). See config_dir.cpp.
 std::filesystem::path default_config_dir();
 
 // Every *.toml in dir, sorted by key; errors for any that fail to load.

@@ -227,9 +227,15 @@ Result<const PtxEntry*> select_ptx(const Container& c) {
 namespace {
 
 // Reads a container from an in-process pointer: its size comes from its own
-// header, which is validated before the rest is touched.
+// header, which is validated, and checked against the memory readable from
+// `p`, before the rest is touched.
 Result<Container> read_container_at(const void* p, const char* what) {
   if (!p) return corrupt(fmt::format("{}: null container pointer", what));
+  size_t readable = readable_bytes(p);
+  if (readable < kContainerHeaderSize) {
+    return corrupt(fmt::format("{}: container pointer {} is not readable memory ({} bytes readable, "
+                               "the header needs {})", what, p, readable, kContainerHeaderSize));
+  }
   std::span<const std::byte> head(static_cast<const std::byte*>(p), kContainerHeaderSize);
   uint32_t magic;
   std::memcpy(&magic, head.data(), 4);
@@ -245,6 +251,11 @@ Result<Container> read_container_at(const void* p, const char* what) {
     return corrupt(fmt::format("{}: implausible container header (header size {}, payload {})", what,
                                hsize, payload));
   }
+  if (size_t(hsize) + size_t(payload) > readable) {
+    return corrupt(fmt::format("{}: container header size {} + payload size {} runs past the end of "
+                               "readable memory ({} bytes from the container start)",
+                               what, hsize, payload, readable));
+  }
   auto c = read_container({static_cast<const std::byte*>(p), size_t(hsize) + size_t(payload)});
   if (!c) return corrupt(fmt::format("{}: {}", what, c.error().message));
   return c;
@@ -254,6 +265,11 @@ Result<Container> read_container_at(const void* p, const char* what) {
 
 Result<FatbinImage> read_wrapper(const void* wrapper) {
   if (!wrapper) return corrupt("fatbin wrapper pointer is null");
+  constexpr size_t kWrapperSize = 8 + 2 * sizeof(void*);
+  if (size_t n = readable_bytes(wrapper); n < kWrapperSize) {
+    return corrupt(fmt::format("fatbin wrapper {} is not readable memory ({} bytes readable, it needs {})",
+                               wrapper, n, kWrapperSize));
+  }
   // Layout of __fatBinC_Wrapper_t; read field by field so nothing is trusted
   // before the magic has been checked.
   uint32_t magic, version;
@@ -279,11 +295,17 @@ Result<FatbinImage> read_wrapper(const void* wrapper) {
   img.main = std::move(main.value());
 
   if (version == 2 && prelinked) {
-    for (size_t i = 0; prelinked[i]; ++i) {
-      if (i == kMaxPrelinked) {
+    size_t slots = readable_bytes(prelinked) / sizeof(void*);
+    if (slots == 0) {
+      return corrupt(fmt::format("fatbin wrapper v2: prelinked array {} is not readable memory",
+                                 static_cast<const void*>(prelinked)));
+    }
+    for (size_t i = 0;; ++i) {
+      if (i == kMaxPrelinked || i == slots) {
         return corrupt(fmt::format("fatbin wrapper v2: prelinked array has no NULL within {} entries",
-                                   kMaxPrelinked));
+                                   i));
       }
+      if (!prelinked[i]) break;
       auto what = fmt::format("prelinked fatbin {}", i);
       auto c = read_container_at(prelinked[i], what.c_str());
       if (!c) return c.error();

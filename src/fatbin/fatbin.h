@@ -69,9 +69,16 @@ Result<std::vector<Container>> read_section(std::span<const std::byte> bytes);
 Result<const PtxEntry*> select_ptx(const Container& c);
 
 // Parses a wrapper given the in-process pointer nvcc passes to
-// __cudaRegisterFatBinary. The container size is taken from its header.
+// __cudaRegisterFatBinary. The container size is taken from its header and
+// must fit in the memory readable from the pointer (readable_bytes).
 // Fails with NoKernelImageForDevice when modules_to_load() would be empty.
 Result<FatbinImage> read_wrapper(const void* wrapper);
+
+// How many bytes from p on the process can read without faulting: up to the
+// end of the loaded ELF segment holding p, else of the run of readable
+// mappings holding it (/proc/self/maps); 0 if p is null or unmapped.
+// read_wrapper bounds every in-process pointer it follows by this.
+size_t readable_bytes(const void* p);
 
 // Decompressors (exposed for tests and fuzzing).
 Result<std::string> decompress_lz4_block(std::span<const std::byte> src, size_t uncompressed_size);

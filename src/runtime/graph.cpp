@@ -77,7 +77,7 @@ Runtime::GraphState& Runtime::graph_state() {
 Status Runtime::pack_kernel_args(GraphNodeSpec& spec) {
   Kernel* k = nullptr;
   if (Status s = resolve_kernel(spec.kernel, &k); s != Status::Success) return s;
-  if (Status s = load_module(*k->module); s != Status::Success) return s;
+  if (Status s = use_kernel_module(*k); s != Status::Success) return s;
   const exec::KernelInfo* info = exec::find_kernel(*k->module->program, k->name);
   if (!info) return Status::InvalidDeviceFunction;
   spec.kernel = k->host_fun ? k->host_fun : spec.kernel;  // report the host stub, as CUDA's func

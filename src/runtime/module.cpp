@@ -1,4 +1,6 @@
 // Module, kernel and variable registries; kernel launch.
+#include <cxxabi.h>
+
 #include <fstream>
 #include <algorithm>
 #include <cstdio>
@@ -29,6 +31,20 @@ const fatbin::PtxEntry* pick_ptx(const fatbin::Container& c, uint32_t cc) {
   for (const auto& e : c.ptx)
     if (e.arch <= cc && (!best || e.arch > best->arch)) best = &e;
   return best;
+}
+
+// "vadd(float const*, int)" for "_Z4vaddPKfi"; the name itself if it is not mangled.
+std::string demangle(const std::string& name) {
+  int status = 0;
+  char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  std::string out = status == 0 && d ? d : name;
+  std::free(d);
+  return out;
+}
+
+std::string describe_kernel(const std::string& name) {
+  std::string pretty = demangle(name);
+  return pretty == name ? fmt::format("'{}'", name) : fmt::format("'{}' ({})", pretty, name);
 }
 
 std::string arch_list(const fatbin::Container& c) {
@@ -128,17 +144,28 @@ Status Runtime::init_module(void* module) {
   SOFTGPU_API_BEGIN(false);
   Module* m = find_module(module);
   if (!m) return finish(Status::InvalidResourceHandle);
-  return finish(load_module(*m));
+  return finish(use_module(*m, "cannot load " + m->name, m->load_reported));
+}
+
+Status Runtime::use_module(Module& m, const std::string& what, bool& reported) {
+  Status s = load_module(m);
+  if (s != Status::Success && !reported) {
+    report(fmt::format("softgpu: {}: {}", what, m.load_message));
+    reported = true;
+  }
+  return s;
 }
 
 // ---------------------------------------------------------------- loading
 
 Status Runtime::load_module(Module& m) {
   if (m.program) return Status::Success;
-  if (m.load_attempted) return m.load_status;  // failed before; reported then
+  if (m.load_attempted) return m.load_status;  // failed before
   m.load_attempted = true;
+  // The callers report the message, naming what needed the module (a
+  // kernel, a variable): a fatbinary nobody uses may be bad harmlessly.
   auto fail = [&](Status s, const std::string& msg) {
-    report(msg);
+    m.load_message = msg;
     m.load_status = s;
     return s;
   };
@@ -148,8 +175,8 @@ Status Runtime::load_module(Module& m) {
   if (m.wrapper) {
     auto img = fatbin::read_wrapper(m.wrapper);
     if (!img) {
-      Status s = img.error().status == Status::NoKernelImageForDevice ? img.error().status : kInvalidKernelImage;
-      return fail(s, "softgpu: cannot use the program's embedded fatbinary: " + img.error().message);
+      if (img.error().status == Status::NoKernelImageForDevice) return fail(img.error().status, img.error().message);
+      return fail(kInvalidKernelImage, "the program's embedded fatbinary is corrupt: " + img.error().message);
     }
     uint32_t cc = gpu_.cc_major * 10 + gpu_.cc_minor;
     std::vector<const fatbin::Container*> containers;
@@ -164,7 +191,7 @@ Status Runtime::load_module(Module& m) {
                           "choose another with --gpu or rebuild for a lower compute_XX",
                           gpu_.name, gpu_.cc_major, gpu_.cc_minor);
         return fail(Status::NoKernelImageForDevice,
-                    fmt::format("softgpu: no usable kernel image: the fatbinary contains {}; {}", arch_list(*c), hint));
+                    fmt::format("no usable kernel image: the fatbinary contains {}; {}", arch_list(*c), hint));
       }
       names.push_back(fmt::format("module{}.compute_{}.ptx", texts.size(), e->arch));
       texts.push_back(e->text);
@@ -183,13 +210,13 @@ Status Runtime::load_module(Module& m) {
       }
       auto r = ptx::parse(texts[i], names[i]);
       if (!r.module || ptx::has_errors(r.diagnostics))
-        return fail(Status::InvalidPtx, "softgpu: cannot parse the program's PTX:\n" +
+        return fail(Status::InvalidPtx, "cannot parse the program's PTX:\n" +
                                             ptx::render(r.diagnostics, texts[i]));
       modules.push_back(std::move(*r.module));
     }
     auto lr = exec::load_program(std::move(modules), *memory_);
     if (!lr.program) {
-      std::string msg = "softgpu: cannot load the program's PTX:\n";
+      std::string msg = "cannot load the program's PTX:\n";
       for (const auto& d : lr.diagnostics) {
         auto it = std::find(names.begin(), names.end(), d.filename);
         std::string_view src = it == names.end() ? std::string_view{} : texts[it - names.begin()];
@@ -199,7 +226,7 @@ Status Runtime::load_module(Module& m) {
     }
     m.program = std::move(lr.program);
   } catch (const std::exception& e) {
-    return fail(Status::InvalidPtx, std::string("softgpu: loading PTX failed: ") + e.what());
+    return fail(Status::InvalidPtx, std::string("loading PTX failed: ") + e.what());
   }
 
   // Managed variables: the host reads them through the pointer we store.
@@ -246,7 +273,9 @@ Status Runtime::resolve_symbol(const void* symbol, exec::VariableInfo* out) {
   auto it = symbol ? variables_.find(symbol) : variables_.end();
   if (it == variables_.end()) return Status::InvalidSymbol;
   Variable& v = *it->second;
-  if (Status s = load_module(*v.module); s != Status::Success) return s;
+  if (Status s = use_module(*v.module, fmt::format("cannot use variable '{}'", v.name), v.load_reported);
+      s != Status::Success)
+    return s;
   auto info = exec::find_variable(*v.module->program, v.name);
   if (!info) {
     report(fmt::format("softgpu: variable '{}' is registered by the program but not defined in its PTX", v.name));
@@ -257,6 +286,10 @@ Status Runtime::resolve_symbol(const void* symbol, exec::VariableInfo* out) {
 }
 
 // ---------------------------------------------------------------- kernels
+
+Status Runtime::use_kernel_module(Kernel& k) {
+  return use_module(*k.module, "cannot run kernel " + describe_kernel(k.name), k.load_reported);
+}
 
 void Runtime::push_call_config(const CallConfig& c) { thread_call_stack().push_back(c); }
 
@@ -302,7 +335,7 @@ Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, s
   if (Status s = resolve_kernel(kernel, &k); s != Status::Success) return finish(s);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (auto c = capture_launch(kernel, grid, block, args, shared_bytes, stream)) return finish(*c);  // graph.cpp
-  if (Status s = load_module(*k->module); s != Status::Success) return finish(s);
+  if (Status s = use_kernel_module(*k); s != Status::Success) return finish(s);
   const exec::KernelInfo* info = exec::find_kernel(*k->module->program, k->name);
   if (!info) {
     report(fmt::format("softgpu: kernel '{}' is registered by the program but not defined in its PTX", k->name));
@@ -386,7 +419,7 @@ Status Runtime::func_attributes(FuncAttributes* out, const void* kernel) {
   if (!out) return finish(Status::InvalidValue);
   Kernel* k = nullptr;
   if (Status s = resolve_kernel(kernel, &k); s != Status::Success) return finish(s);
-  if (Status s = load_module(*k->module); s != Status::Success) return finish(s);
+  if (Status s = use_kernel_module(*k); s != Status::Success) return finish(s);
   const exec::KernelInfo* info = exec::find_kernel(*k->module->program, k->name);
   if (!info) return finish(Status::InvalidDeviceFunction);
   const config::GpuConfig& g = gpu_;
@@ -415,7 +448,7 @@ Status Runtime::func_set_attribute(const void* kernel, FuncAttribute attr, int v
   if (Status s = resolve_kernel(kernel, &k); s != Status::Success) return finish(s);
   switch (static_cast<int>(attr)) {
     case static_cast<int>(FuncAttribute::MaxDynamicSharedMemorySize): {
-      if (Status s = load_module(*k->module); s != Status::Success) return finish(s);
+      if (Status s = use_kernel_module(*k); s != Status::Success) return finish(s);
       const exec::KernelInfo* info = exec::find_kernel(*k->module->program, k->name);
       if (!info) return finish(Status::InvalidDeviceFunction);
       uint64_t limit = std::max(gpu_.shared_memory_per_block_optin, gpu_.shared_memory_per_block);
@@ -445,7 +478,7 @@ Status Runtime::occupancy_blocks_per_sm(int* out, const void* kernel, int block_
   if (!out || block_size <= 0) return finish(Status::InvalidValue);
   Kernel* k = nullptr;
   if (Status s = resolve_kernel(kernel, &k); s != Status::Success) return finish(s);
-  if (Status s = load_module(*k->module); s != Status::Success) return finish(s);
+  if (Status s = use_kernel_module(*k); s != Status::Success) return finish(s);
   const exec::KernelInfo* info = exec::find_kernel(*k->module->program, k->name);
   if (!info) return finish(Status::InvalidDeviceFunction);
   *out = blocks_per_sm(gpu_, *info, static_cast<uint64_t>(block_size), dynamic_shared);

@@ -211,6 +211,9 @@ class Runtime {
   Status begin(bool sticky_applies = true);
   Status finish(Status s);
   Status load_module(Module& m);
+  // load_module, reporting a failure once per user ("cannot run kernel 'k'").
+  Status use_module(Module& m, const std::string& what, bool& reported);
+  Status use_kernel_module(Kernel& k);
   void unload_all();
   Module* find_module(void* handle);
   Status resolve_kernel(const void* kernel, Kernel** out);

@@ -16,6 +16,8 @@ struct Runtime::Module {
   std::string name;                       // for messages
   bool load_attempted = false;
   Status load_status = Status::Success;
+  std::string load_message;               // why loading failed
+  bool load_reported = false;             // init_module reported the failure
   std::shared_ptr<exec::LoadedProgram> program;
   std::vector<std::unique_ptr<Variable>> variables;
 };
@@ -26,6 +28,7 @@ struct Runtime::Kernel {
   const void* host_fun = nullptr;
   std::optional<int> max_dynamic_shared;  // cudaFuncAttributeMaxDynamicSharedMemorySize
   int preferred_carveout = -1;
+  bool load_reported = false;       // its module's load failure was reported for it
 };
 
 struct Runtime::Variable {
@@ -34,6 +37,7 @@ struct Runtime::Variable {
   size_t host_size = 0;            // size the host registered (sizeof the shadow)
   bool constant = false;
   void** managed_slot = nullptr;   // __managed__: where the host reads the pointer
+  bool load_reported = false;
 };
 
 // Every public call takes the lock, checks init/sticky state and records a

@@ -58,10 +58,33 @@ Result<ElfInfo> inspect_elf(const std::filesystem::path& file) {
   std::vector<std::byte> buf(raw.size());
   std::memcpy(buf.data(), raw.data(), raw.size());
 
+  if (buf.size() >= 4 && buf.size() < 64 && std::memcmp(buf.data(), "\x7f" "ELF", 4) == 0)
+    return Error{Status::InvalidSource, fmt::format("'{}' is truncated: {} bytes, an ELF header needs 64",
+                                                    file.string(), buf.size())};
   if (buf.size() < 64 || std::memcmp(buf.data(), "\x7f" "ELF", 4) != 0)
     return Error{Status::InvalidValue, fmt::format("'{}' is not an ELF executable", file.string())};
   if (buf[4] != std::byte{2} || buf[5] != std::byte{1})
     return Error{Status::InvalidValue, fmt::format("'{}' is not a 64-bit little-endian ELF file", file.string())};
+
+  // Every loaded segment must be in the file: the kernel maps a truncated
+  // one anyway and the program dies of SIGBUS/SIGSEGV before main.
+  uint64_t phoff = 0;
+  uint16_t phentsize = 0, phnum = 0;
+  read_at(buf, 0x20, &phoff);
+  read_at(buf, 0x36, &phentsize);
+  read_at(buf, 0x38, &phnum);
+  for (uint16_t i = 0; i < phnum; ++i) {
+    uint64_t h = phoff + uint64_t(i) * phentsize;
+    uint32_t type = 0;
+    uint64_t off = 0, filesz = 0;
+    if (phentsize < 56 || !read_at(buf, h, &type) || !read_at(buf, h + 8, &off) || !read_at(buf, h + 0x20, &filesz))
+      return Error{Status::InvalidSource, fmt::format("'{}' is truncated: its program header table runs past "
+                                                     "the end of the file ({} bytes)", file.string(), buf.size())};
+    if (type == 1 /* PT_LOAD */ && (off > buf.size() || filesz > buf.size() - off))
+      return Error{Status::InvalidSource, fmt::format("'{}' is truncated: loadable segment {} ends at byte {} but "
+                                                     "the file has {} bytes", file.string(), i, off + filesz,
+                                                     buf.size())};
+  }
 
   uint64_t shoff = 0;
   uint16_t shentsize = 0, shnum = 0, shstrndx = 0;

@@ -20,6 +20,9 @@ struct ElfInfo {
   std::string fatbin_error;         // set when a fatbin section could not be read
 };
 
+// Errors: InvalidSource when the file is an ELF file that cannot run
+// (truncated: a loaded segment or the headers lie past its end);
+// InvalidValue when it is not an ELF file softgpu can inspect; FileNotFound.
 Result<ElfInfo> inspect_elf(const std::filesystem::path& file);
 
 }  // namespace softgpu::tools

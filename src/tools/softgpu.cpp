@@ -1,14 +1,7 @@
 // The `softgpu` command: run a CUDA program on the simulated GPU, list the
 // GPU configs, check a PTX file.
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <algorithm>
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
+#include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -21,142 +14,39 @@
 #include "exec/device_memory.h"
 #include "exec/engine.h"
 #include "ptx/parser.h"
-#include "tools/elf_inspect.h"
+#include "tools/run.h"
 
 namespace fs = std::filesystem;
 using namespace softgpu;
 
 namespace {
 
-constexpr int kRefused = 126;   // the program was not started (shell convention: cannot execute)
-constexpr int kNotFound = 127;
-
-// Directory holding our libcudart.so.13, relative to this executable:
-// the build tree layout first, then an installed layout.
-std::optional<fs::path> find_cudart_dir() {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return std::nullopt;
-  for (const char* rel : {SOFTGPU_CUDART_RELDIR, "../lib", "../lib/softgpu", "."}) {
-    fs::path dir = (self.parent_path() / rel).lexically_normal();
-    if (fs::exists(dir / "libcudart.so.13", ec)) return dir;
-  }
-  return std::nullopt;
+std::string version_text() {
+  std::string v = fmt::format("softgpu {}", SOFTGPU_VERSION);
+  if (std::string_view git = SOFTGPU_GIT_DESCRIBE; !git.empty()) v += fmt::format(" (git {})", git);
+  return v;
 }
 
-// execvp's PATH search, done here so the ELF can be inspected first.
-std::optional<fs::path> resolve_program(const std::string& prog) {
-  std::error_code ec;
-  if (prog.find('/') != std::string::npos) {
-    if (fs::exists(prog, ec)) return fs::path(prog);
-    return std::nullopt;
-  }
-  const char* path = std::getenv("PATH");
-  std::stringstream ss(path ? path : "");
-  std::string dir;
-  while (std::getline(ss, dir, ':')) {
-    fs::path p = fs::path(dir.empty() ? "." : dir) / prog;
-    if (fs::is_regular_file(p, ec) && access(p.c_str(), X_OK) == 0) return p;
-  }
-  return std::nullopt;
+int usage_error(const std::string& msg) {
+  std::cerr << "softgpu run: " << msg << "\n";
+  return 2;
 }
 
-// Refuses programs softgpu cannot run; returns a message, or empty if fine.
-std::string vet_program(const fs::path& prog) {
-  auto info = tools::inspect_elf(prog);
-  if (!info) return {};  // not ELF (e.g. a script): nothing to check, let it run
-  const auto& needed = info->needed;
-  bool shared13 = std::find(needed.begin(), needed.end(), "libcudart.so.13") != needed.end();
-  std::string other;
-  for (const auto& n : needed)
-    if (n.rfind("libcudart.so.", 0) == 0 && n != "libcudart.so.13") other = n;
-  if (!other.empty())
-    return fmt::format("'{}' needs {}, a different CUDA major version; softgpu replaces libcudart.so.13 only. "
-                       "Rebuild it with nvcc 13: nvcc -cudart shared ...", prog.string(), other);
-  if (!info->has_device_code) return {};  // a plain host program, or one that loads CUDA code another way
-  if (!shared13)
-    return fmt::format("'{}' contains CUDA device code but is linked with the static CUDA runtime, which softgpu "
-                       "cannot replace. Rebuild it with `nvcc -cudart shared` (or link with -lcudart instead of "
-                       "libcudart_static).", prog.string());
-  if (info->fatbin_error.empty() && info->fatbin_containers > 0 && info->ptx_entries == 0) {
-    std::string archs;
-    std::vector<uint32_t> elf = info->elf_archs;
-    std::sort(elf.begin(), elf.end());
-    elf.erase(std::unique(elf.begin(), elf.end()), elf.end());
-    for (uint32_t a : elf) archs += fmt::format("{}sm_{}", archs.empty() ? "" : ", ", a);
-    return fmt::format("'{}' embeds only GPU machine code ({}) and no PTX, and softgpu executes PTX. Rebuild with "
-                       "PTX embedded, e.g. `-gencode arch=compute_80,code=[sm_80,compute_80]`, or drop "
-                       "`code=sm_XX`-only flags (plain `-arch=sm_80` embeds PTX too).",
-                       prog.string(), archs.empty() ? "none" : archs);
-  }
-  return {};
+Result<unsigned> parse_threads(const std::string& s) {
+  unsigned v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{} || end != s.data() + s.size() || v < 1 || v > 4096)
+    return Error{Status::InvalidValue, fmt::format("--threads must be a whole number from 1 to 4096, got '{}'", s)};
+  return v;
 }
 
-int cmd_run(const std::vector<std::string>& argv_in, const std::string& gpu, unsigned threads,
-            std::optional<double> watchdog) {
-  std::vector<std::string> args = argv_in;
-  if (!args.empty() && args.front() == "--") args.erase(args.begin());
-  if (args.empty()) {
-    std::cerr << "softgpu run: no program given (usage: softgpu run [options] [--] PROGRAM [ARGS...])\n";
-    return 2;
-  }
-  if (!gpu.empty()) {
-    auto cfg = config::find_gpu_config(gpu);
-    if (!cfg) {
-      std::cerr << fmt::format("softgpu run: {}\n(`softgpu devices` lists them)\n", cfg.error().message);
-      return 2;
-    }
-  }
-  auto prog = resolve_program(args.front());
-  if (!prog) {
-    std::cerr << fmt::format("softgpu run: program '{}' not found\n", args.front());
-    return kNotFound;
-  }
-  if (std::string why = vet_program(*prog); !why.empty()) {
-    std::cerr << "softgpu run: refusing to run: " << why << "\n";
-    return kRefused;
-  }
-  auto libdir = find_cudart_dir();
-  if (!libdir) {
-    std::cerr << "softgpu run: cannot find softgpu's libcudart.so.13 next to the softgpu executable "
-                 "(it is built only when the CUDA headers are found at configure time)\n";
-    return kRefused;
-  }
-
-  std::string ld = libdir->string();
-  if (const char* old = std::getenv("LD_LIBRARY_PATH"); old && *old) ld += std::string(":") + old;
-  setenv("LD_LIBRARY_PATH", ld.c_str(), 1);
-  if (!gpu.empty()) setenv("SOFTGPU_GPU", gpu.c_str(), 1);
-  if (threads) setenv("SOFTGPU_THREADS", std::to_string(threads).c_str(), 1);
-  if (watchdog) setenv("SOFTGPU_WATCHDOG_SECONDS", fmt::format("{}", *watchdog).c_str(), 1);
-
-  std::vector<char*> cargv;
-  for (auto& a : args) cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  std::cout.flush();
-  pid_t pid = fork();
-  if (pid < 0) {
-    std::cerr << "softgpu run: fork failed: " << std::strerror(errno) << "\n";
-    return kRefused;
-  }
-  if (pid == 0) {
-    execv(prog->c_str(), cargv.data());
-    std::fprintf(stderr, "softgpu run: cannot execute '%s': %s\n", prog->c_str(), std::strerror(errno));
-    _exit(errno == ENOENT ? kNotFound : kRefused);
-  }
-  // The terminal's Ctrl-C reaches the child too; we just report how it ended.
-  signal(SIGINT, SIG_IGN);
-  signal(SIGQUIT, SIG_IGN);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) {
-      std::cerr << "softgpu run: waitpid failed: " << std::strerror(errno) << "\n";
-      return kRefused;
-    }
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return 1;
+Result<double> parse_watchdog(const std::string& s) {
+  double v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{} || end != s.data() + s.size() || !std::isfinite(v) || v < 0)
+    return Error{Status::InvalidValue,
+                 fmt::format("--watchdog must be a number of seconds >= 0 (0 = no limit), got '{}'", s)};
+  return v;
 }
 
 int cmd_devices() {
@@ -217,15 +107,15 @@ int main(int argc, char** argv) {
   CLI::App app{"softgpu: run CUDA programs on a GPU simulated in software"};
   app.require_subcommand(1);
 
+  app.set_version_flag("--version", version_text());
   auto* run = app.add_subcommand("run", "Run a program built with `nvcc -cudart shared` on the simulated GPU");
-  std::string gpu;
-  unsigned threads = 0;
-  std::optional<double> watchdog;
-  run->add_option("--gpu", gpu, "GPU config key or name (see `softgpu devices`)");
-  run->add_option("--threads", threads, "host threads that execute blocks (default: all cores)")
-      ->check(CLI::Range(1u, 4096u));
-  run->add_option("--watchdog", watchdog, "per-launch wall-clock limit in seconds (0 = none)")
-      ->check(CLI::NonNegativeNumber);
+  tools::RunOptions ro;
+  std::string threads_text, watchdog_text;
+  run->add_option("--gpu", ro.gpu, "GPU config key or name (see `softgpu devices`)");
+  // Taken as text and checked by parse_threads/parse_watchdog, whose
+  // messages say what is allowed.
+  run->add_option("--threads", threads_text, "host threads that execute blocks, 1-4096 (default: all cores)");
+  run->add_option("--watchdog", watchdog_text, "per-launch wall-clock limit in seconds (0 = none)");
   run->footer("Usage: softgpu run [--gpu NAME] [--threads N] [--watchdog SECONDS] [--] PROGRAM [ARGS...]");
 
   app.add_subcommand("devices", "List the simulated GPUs");
@@ -266,7 +156,17 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   if (run->parsed()) {
-    return cmd_run(program, gpu, threads, watchdog);
+    if (!threads_text.empty()) {
+      auto t = parse_threads(threads_text);
+      if (!t) return usage_error(t.error().message);
+      ro.threads = *t;
+    }
+    if (!watchdog_text.empty()) {
+      auto w = parse_watchdog(watchdog_text);
+      if (!w) return usage_error(w.error().message);
+      ro.watchdog = *w;
+    }
+    return tools::cmd_run(program, ro);
   }
   if (app.got_subcommand("devices")) return cmd_devices();
   if (check->parsed()) return cmd_check(ptx_file);

@@ -19,3 +19,25 @@ open('corpus/fatbin/raw_lz4_block.bin', 'wb').write(bytes([1, 975 & 255, 975 >> 
 d = open('corpus/fatbin/vadd_default.fatbin', 'rb').read()
 open('corpus/fatbin/raw_zstd_frame.bin', 'wb').write(bytes([0, 975 & 255, 975 >> 8]) + d[3400:3400 + 397])
 PY
+# corpus/loading (fuzz_loading): a few real containers and corrupted copies
+# (container header size, payload size, a PTX typo).
+cp corpus/fatbin/{vadd_default,vadd_compress_all,vadd_none,rdc_relfatbin}.fatbin corpus/loading/
+python3 - <<'PY'
+import struct
+d = open('corpus/fatbin/vadd_none.fatbin', 'rb').read()
+def patch(off, fmt, v):
+    b = bytearray(d); struct.pack_into(fmt, b, off, v); return bytes(b)
+open('corpus/loading/header_size_ffff.fatbin', 'wb').write(patch(6, '<H', 0xffff))
+open('corpus/loading/payload_past_end.fatbin', 'wb').write(patch(8, '<Q', len(d)))
+b = bytearray(d); i = b.find(b'.entry'); b[i + 1] = ord('x')
+open('corpus/loading/ptx_typo.fatbin', 'wb').write(bytes(b))
+PY
+# corpus/runtime_api (fuzz_runtime_api): random byte strings (seeded) and
+# valid_sequence.bin, hand-written: malloc, H2D, launch, sync, D2H, streams,
+# events, a faulting launch, reset (see the op decoding in fuzz_runtime_api.cpp).
+python3 - <<'PY'
+import random
+r = random.Random(7)
+for i in range(5):
+    open(f'corpus/runtime_api/random_{i}.bin', 'wb').write(bytes(r.randrange(256) for _ in range(200 + 60 * i)))
+PY

@@ -2,9 +2,10 @@
 # Builds and runs the libFuzzer targets outside the main (g++) build.
 #   run_fuzz.sh build SRC_DIR BUILD_DIR CLANGXX
 #       configure BUILD_DIR with clang, ASan+UBSan and coverage instrumentation
-#       and build only fuzz_fatbin and fuzz_ptx_parser
+#       and build only the fuzz_* targets
 #   run_fuzz.sh run BUILD_DIR TARGET CORPUS_DIR [libFuzzer flags...]
-#       fuzz for ${SOFTGPU_FUZZ_SECONDS:-30} s starting from CORPUS_DIR; new
+#       fuzz for $SOFTGPU_FUZZ_SECONDS s (default: $SOFTGPU_FUZZ_DEFAULT_SECONDS,
+#       which ctest sets per target, else 30) starting from CORPUS_DIR; new
 #       inputs go to BUILD_DIR/new-corpus-TARGET, the committed corpus is only
 #       read; a crash leaves its input in BUILD_DIR/artifacts/ and fails.
 set -euo pipefail
@@ -31,7 +32,7 @@ build)
     -DSOFTGPU_BUILD_FUZZERS=ON -DSOFTGPU_BUILD_TESTS=ON -DSOFTGPU_BUILD_CUDA_TESTS=OFF \
     -DSOFTGPU_BUILD_BENCH=OFF >"$dir.configure.log" 2>&1 ||
     { cat "$dir.configure.log"; echo "run_fuzz.sh: clang configure failed"; exit 1; }
-  cmake --build "$dir" -j 2 --target fuzz_fatbin fuzz_ptx_parser
+  cmake --build "$dir" -j 2 --target fuzz_fatbin fuzz_ptx_parser fuzz_loading fuzz_runtime_api
   ;;
 run)
   dir=$1 target=$2 corpus=$3; shift 3
@@ -43,7 +44,7 @@ run)
   mkdir -p "$new" "$dir/artifacts"
   export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
   export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-  "$exe" -max_total_time="${SOFTGPU_FUZZ_SECONDS:-30}" -timeout=10 -rss_limit_mb=2048 \
+  "$exe" -max_total_time="${SOFTGPU_FUZZ_SECONDS:-${SOFTGPU_FUZZ_DEFAULT_SECONDS:-30}}" -timeout=10 -rss_limit_mb=2048 \
     -max_len=16384 -print_final_stats=1 -artifact_prefix="$dir/artifacts/$target-" "$@" "$new" "$corpus"
   ;;
 *)

@@ -1,6 +1,10 @@
 // read_wrapper on __fatBinC_Wrapper_t structs built in memory around the
 // committed fatbins, as nvcc lays them out in .nvFatBinSegment.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
 
 #include "fatbin/fatbin.h"
 #include "test_util.h"
@@ -116,6 +120,110 @@ TEST(Wrapper, RejectsBadWrappers) {
   const void* objs[] = {rel.data(), bad.data(), nullptr};
   expect_bad(Wrapper{int(kWrapperMagic), 2, b.data(), objs}, "prelinked fatbin 1");
   EXPECT_FALSE(read_wrapper(nullptr).ok());
+}
+
+// Bytes placed so that they end exactly at an inaccessible page, as a
+// fatbin section can end at the end of its mapped segment.
+struct GuardedBytes {
+  size_t page = size_t(sysconf(_SC_PAGESIZE));
+  size_t len = 0;
+  std::byte* base = nullptr;
+  std::byte* data = nullptr;
+  explicit GuardedBytes(std::span<const std::byte> bytes) : len(bytes.size()) {
+    size_t pages = (len + page - 1) / page + 1;
+    void* m = mmap(nullptr, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return;
+    base = static_cast<std::byte*>(m);
+    mprotect(base + (pages - 1) * page, page, PROT_NONE);
+    data = base + (pages - 1) * page - len;
+    std::memcpy(data, bytes.data(), len);
+  }
+  ~GuardedBytes() {
+    if (base) munmap(base, ((len + page - 1) / page + 1) * page);
+  }
+  std::byte* guard() const { return data + len; }
+};
+
+TEST(Readable, StopsAtAnInaccessiblePage) {
+  std::vector<std::byte> bytes(100);
+  GuardedBytes g(bytes);
+  ASSERT_NE(g.data, nullptr);
+  EXPECT_EQ(readable_bytes(g.data), 100u);
+  EXPECT_EQ(readable_bytes(g.data + 99), 1u);
+  EXPECT_EQ(readable_bytes(g.guard()), 0u);
+  EXPECT_EQ(readable_bytes(nullptr), 0u);
+  // This test's own code is in a loaded segment: readable, bounded.
+  static const int in_rodata = 7;
+  size_t n = readable_bytes(&in_rodata);
+  EXPECT_GE(n, sizeof in_rodata);
+  EXPECT_LT(n, size_t(1) << 32);
+}
+
+// The regression of issue 7: a corrupted container header-size field made
+// the reader run past the end of the mapped fatbin (SIGSEGV at the first
+// launch). Now every corrupted size is reported, naming the field.
+TEST(Wrapper, CorruptSizesNeverReadPastReadableMemory) {
+  Blob b = load("vadd_default.fatbin");
+  auto check = [&](auto patch, const std::string& needle) {
+    Blob c = b;
+    patch(c);
+    GuardedBytes g(c.bytes());
+    ASSERT_NE(g.data, nullptr);
+    Wrapper w{int(kWrapperMagic), 1, g.data, nullptr};
+    auto img = read_wrapper(&w);
+    ASSERT_FALSE(img.ok()) << needle;
+    EXPECT_EQ(img.error().status, Status::InvalidSource);
+    EXPECT_EQ(img.error().message.find("fatbin wrapper data: "), 0u) << img.error().message;
+    EXPECT_NE(img.error().message.find(needle), std::string::npos) << img.error().message;
+  };
+  size_t end = b.size;
+  check([](Blob& c) { uint16_t h = 0xffff; std::memcpy(c.data() + 6, &h, 2); },
+        fmt::format("container header size 65535 + payload size {} runs past the end of readable memory "
+                    "({} bytes from the container start)", end - 16, end));
+  check([](Blob& c) { uint16_t h = 24; std::memcpy(c.data() + 6, &h, 2); },
+        fmt::format("container header size 24 + payload size {} runs past the end of readable memory",
+                    end - 16));
+  check([](Blob& c) { uint16_t h = 8; std::memcpy(c.data() + 6, &h, 2); },
+        "implausible container header (header size 8, payload");
+  check([&](Blob& c) { uint64_t p = end; std::memcpy(c.data() + 8, &p, 8); },
+        fmt::format("container header size 16 + payload size {} runs past", end));
+  // Entry header size past the container: reported by the entry reader.
+  check([](Blob& c) { uint32_t h = 0x7fffffff; std::memcpy(c.data() + 16 + 4, &h, 4); },
+        "fatbin entry 0 (offset 16): header size 2147483647 is outside [64,");
+  // Entry payload size past the container.
+  check([](Blob& c) { uint64_t s = uint64_t(1) << 40; std::memcpy(c.data() + 16 + 8, &s, 8); },
+        "fatbin entry 0 (offset 16): payload size 1099511627776 runs past the container end");
+}
+
+TEST(Wrapper, UnreadablePointersAreErrors) {
+  std::vector<std::byte> none(8);
+  GuardedBytes g(none);
+  ASSERT_NE(g.data, nullptr);
+  auto img = read_wrapper(g.guard());
+  ASSERT_FALSE(img.ok());
+  EXPECT_EQ(img.error().status, Status::InvalidSource);
+  EXPECT_NE(img.error().message.find("is not readable memory (0 bytes readable, it needs 24)"), std::string::npos)
+      << img.error().message;
+  // A wrapper whose data points at the inaccessible page.
+  Wrapper w{int(kWrapperMagic), 1, g.guard(), nullptr};
+  img = read_wrapper(&w);
+  ASSERT_FALSE(img.ok());
+  EXPECT_NE(img.error().message.find("fatbin wrapper data: container pointer"), std::string::npos)
+      << img.error().message;
+  EXPECT_NE(img.error().message.find("is not readable memory (0 bytes readable, the header needs 16)"),
+            std::string::npos) << img.error().message;
+  // A v2 prelinked array that runs into the inaccessible page with no NULL.
+  Blob b = load("vadd_default.fatbin");
+  std::vector<std::byte> arr(2 * sizeof(void*));
+  const void* p = b.data();
+  std::memcpy(arr.data(), &p, sizeof p);
+  std::memcpy(arr.data() + sizeof p, &p, sizeof p);
+  GuardedBytes ga(arr);
+  Wrapper w2{int(kWrapperMagic), 2, b.data(), ga.data};
+  img = read_wrapper(&w2);
+  ASSERT_FALSE(img.ok());
+  EXPECT_NE(img.error().message.find("prelinked array has no NULL within 2 entries"), std::string::npos)
+      << img.error().message;
 }
 
 }  // namespace

@@ -1,0 +1,20 @@
+// `softgpu run`: checks a program, starts it with softgpu's libcudart.so.13
+// first on the library path, forwards signals to it and reports how it ended.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace softgpu::tools {
+
+struct RunOptions {
+  std::string gpu;                 // config key or name; empty = default
+  unsigned threads = 0;            // 0 = all cores
+  std::optional<double> watchdog;  // seconds; unset = runtime default
+};
+
+// Exit status like a shell's: the program's own, 128+N if it died of signal
+// N, 126 if it could not be started, 127 if it was not found, 2 on misuse.
+int cmd_run(const std::vector<std::string>& argv, const RunOptions& opts);
+
+}  // namespace softgpu::tools
