@@ -320,10 +320,7 @@ std::vector<std::string> replay() {
 }
 }  // namespace probe
 
-std::string texture_dir() {
-  std::string f = __FILE__;  // .../tests/unit/exec/ops_texture_test.cpp
-  return f.substr(0, f.rfind("/unit/exec/")) + "/cuda/texture/";
-}
+std::string texture_dir() { return SOFTGPU_TEXTURE_DATA; }
 
 TEST(Texture, ProbeReplayMatchesH200) {
   std::ifstream in(texture_dir() + "tex_probe.expected");
