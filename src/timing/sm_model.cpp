@@ -154,6 +154,7 @@ class Run {
     const PipeTiming& pt = p_.pipes[size_t(op.pipe)];
     const uint32_t n = op.sequence ? std::max<uint32_t>(p_.sequence_slots, 1) : 1;
     pipe_free_[w.sp][size_t(op.pipe)] = t + uint64_t(pt.interval) * n;
+    stats_.pipe_busy[size_t(op.pipe)] += uint64_t(std::max<uint32_t>(pt.interval, 1)) * n;
     last_issued_[w.sp] = int(wi);
     const LineAccess* lines = w.cta->lines.data() + op.lines;
     double done = double(t + uint64_t(pt.latency) * n);

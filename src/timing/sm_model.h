@@ -34,6 +34,7 @@ struct SmStats {
   uint64_t ctas = 0;
   std::array<uint64_t, size_t(WarpStall::Count_)> stalls{};  // warp-cycles per state
   uint64_t resident_warp_cycles = 0;  // sum over cycles of resident warps (achieved occupancy)
+  std::array<uint64_t, size_t(program::Pipe::Count_)> pipe_busy{};  // issue-slot cycles per pipe
   std::vector<uint64_t> warp_done;    // per warp in dispatch order: cycle of its last result
   bool deadlock = false;              // warps left waiting at barriers that cannot complete
   double ipc() const { return cycles ? double(warp_instructions) / double(cycles) : 0; }

@@ -1,0 +1,96 @@
+// Whole-kernel timing from CTA traces: dispatch over SMs, waves, sampling
+// and extrapolation, against cycle counts worked out by hand.
+#include <gtest/gtest.h>
+
+#include "timing/kernel_model.h"
+
+using namespace softgpu;
+using namespace softgpu::timing;
+using program::Pipe;
+
+namespace {
+
+TimingParams params(uint32_t sms) {
+  TimingParams p;
+  p.sm_count = sms;
+  p.sub_partitions = 4;
+  p.clock_mhz = 1000;
+  p.pipes[size_t(Pipe::Fma)] = {4, 1};
+  p.cta_launch_cycles = 5;
+  return p;
+}
+
+// A CTA of `warps` warps, each a chain of `n` dependent FMAs (independent if `indep`).
+std::unique_ptr<CtaTrace> cta(uint32_t id, int warps, int n, bool indep = false) {
+  auto t = std::make_unique<CtaTrace>();
+  t->cta_linear = id;
+  t->warps.resize(size_t(warps));
+  for (auto& w : t->warps)
+    for (int i = 0; i < n; ++i) {
+      TraceOp o;
+      o.pipe = Pipe::Fma;
+      o.slots = uint32_t(t->slots.size());
+      o.n_writes = 1;
+      o.n_reads = indep ? 0 : 1;
+      t->slots.push_back(indep ? uint32_t(i) : 1u);
+      if (!indep) t->slots.push_back(1);
+      w.ops.push_back(o);
+    }
+  return t;
+}
+
+KernelTiming run(const TimingParams& p, uint32_t grid, uint32_t resident, SamplingPolicy s, int warps = 1,
+                 int n = 10, bool indep = false) {
+  KernelModel m(p, {"k", {grid, 1, 1}, {32u * warps, 1, 1}, resident}, 64, s);
+  for (uint32_t c = 0; c < grid; ++c)
+    if (m.wanted(c)) m.add(cta(c, warps, n, indep));
+  return m.finish();
+}
+
+TEST(KernelModel, OneCtaPerSm) {
+  auto k = run(params(4), 4, 1, {});
+  EXPECT_EQ(k.cycles, 40u);
+  EXPECT_DOUBLE_EQ(k.microseconds, 0.04);  // 40 cycles at 1000 MHz
+  EXPECT_FALSE(k.sampled);
+  EXPECT_EQ(k.sms_simulated, 4u);
+  EXPECT_EQ(k.warp_instructions, 40u);
+  EXPECT_DOUBLE_EQ(k.ipc, 40.0 / (40 * 4));
+  EXPECT_EQ(k.bound, Bound::Latency);  // one dependent chain per SM
+}
+
+TEST(KernelModel, SecondWaveWaitsForTheFirst) {
+  EXPECT_EQ(run(params(4), 8, 1, {}).cycles, 85u);  // 40, launch 5, 40
+  EXPECT_EQ(run(params(4), 8, 2, {}).cycles, 40u);  // both resident
+}
+
+TEST(KernelModel, WaveSamplingExtrapolatesUniformWavesExactly) {
+  // 2 SMs, 20 CTAs each, one resident: 20 waves of 40 cycles and 19 launches of 5.
+  SamplingPolicy sample{false, 16, 4};
+  auto full = run(params(2), 40, 1, {true});
+  auto est = run(params(2), 40, 1, sample);
+  EXPECT_EQ(full.cycles, 20u * 40 + 19u * 5);
+  EXPECT_FALSE(full.sampled);
+  EXPECT_TRUE(est.sampled);
+  EXPECT_EQ(est.ctas_simulated, 8u);  // 4 waves on each SM
+  EXPECT_EQ(est.cycles, full.cycles);
+  EXPECT_EQ(est.warp_instructions, 400u);  // scaled to the whole grid
+}
+
+TEST(KernelModel, SmSamplingSimulatesASpreadOfSms) {
+  auto k = run(params(64), 64, 1, {false, 16, 8});
+  EXPECT_TRUE(k.sampled);
+  EXPECT_EQ(k.sms_simulated, 16u);  // SMs 0, 4, 8, ...
+  EXPECT_EQ(k.cycles, 40u);
+  EXPECT_EQ(k.warp_instructions, 640u);
+}
+
+TEST(KernelModel, IssueBoundStreamIsComputeBound) {
+  // 4 warps (one per scheduler), 1000 independent FMAs each: every issue slot used.
+  auto k = run(params(1), 1, 1, {}, 4, 1000, true);
+  EXPECT_EQ(k.cycles, 1000u + 3);
+  EXPECT_EQ(k.bound, Bound::Compute);
+  EXPECT_EQ(k.top_pipe, Pipe::Fma);
+  EXPECT_NEAR(k.issue_utilization, 4000.0 / (4 * 1003), 1e-9);
+}
+
+}  // namespace
