@@ -17,7 +17,7 @@ std::string DeviceMemory::out_of_host_memory(const char* what, uint64_t addr, ui
   return fmt::format(
       "out of host memory: {} {} {} of host memory for {}, but this process already grew by {} MiB "
       "and device memory may use {} of the host's memory; a real GPU has this memory, this host does not "
-      "(touch less device memory, or raise SOFTGPU_HOST_MEMORY_LIMIT if the host has more to give)",
+      "(touch less device memory, or raise the limit with `softgpu run --host-memory-limit SIZE` or SOFTGPU_HOST_MEMORY_LIMIT if the host has more to give)",
       what, need ? "needs" : "passed the limit while writing", need ? fmt::format("{} MiB more", (need + (1 << 20) - 1) >> 20) : "",
       describe(addr), growth >> 20, budget_.describe());
 }

@@ -93,7 +93,7 @@ std::string vet_program(const fs::path& prog) {
 }
 
 int cmd_run(const std::vector<std::string>& argv_in, const std::string& gpu, unsigned threads,
-            std::optional<double> watchdog) {
+            std::optional<double> watchdog, const std::string& host_memory_limit) {
   std::vector<std::string> args = argv_in;
   if (!args.empty() && args.front() == "--") args.erase(args.begin());
   if (args.empty()) {
@@ -129,6 +129,7 @@ int cmd_run(const std::vector<std::string>& argv_in, const std::string& gpu, uns
   if (!gpu.empty()) setenv("SOFTGPU_GPU", gpu.c_str(), 1);
   if (threads) setenv("SOFTGPU_THREADS", std::to_string(threads).c_str(), 1);
   if (watchdog) setenv("SOFTGPU_WATCHDOG_SECONDS", fmt::format("{}", *watchdog).c_str(), 1);
+  if (!host_memory_limit.empty()) setenv("SOFTGPU_HOST_MEMORY_LIMIT", host_memory_limit.c_str(), 1);
 
   std::vector<char*> cargv;
   for (auto& a : args) cargv.push_back(a.data());
@@ -226,7 +227,12 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1u, 4096u));
   run->add_option("--watchdog", watchdog, "per-launch wall-clock limit in seconds (0 = none)")
       ->check(CLI::NonNegativeNumber);
-  run->footer("Usage: softgpu run [--gpu NAME] [--threads N] [--watchdog SECONDS] [--] PROGRAM [ARGS...]");
+  std::string host_memory_limit;
+  run->add_option("--host-memory-limit", host_memory_limit,
+                  "host memory device memory may make resident, e.g. 8G (default: what the host has available)");
+  run->footer(
+      "Usage: softgpu run [--gpu NAME] [--threads N] [--watchdog SECONDS] [--host-memory-limit SIZE] [--] "
+      "PROGRAM [ARGS...]");
 
   app.add_subcommand("devices", "List the simulated GPUs");
 
@@ -246,7 +252,7 @@ int main(int argc, char** argv) {
         for (int j = i + 1; j < argc; ++j) program.emplace_back(argv[j]);
         break;
       }
-      bool takes_value = a == "--gpu" || a == "--threads" || a == "--watchdog";
+      bool takes_value = a == "--gpu" || a == "--threads" || a == "--watchdog" || a == "--host-memory-limit";
       if (takes_value) {
         ++i;
         continue;
@@ -266,7 +272,7 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   if (run->parsed()) {
-    return cmd_run(program, gpu, threads, watchdog);
+    return cmd_run(program, gpu, threads, watchdog, host_memory_limit);
   }
   if (app.got_subcommand("devices")) return cmd_devices();
   if (check->parsed()) return cmd_check(ptx_file);
