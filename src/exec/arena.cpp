@@ -107,6 +107,27 @@ void Arena::release_pages(uint64_t lo, uint64_t hi) {
   if (lo < hi) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
 }
 
+void Arena::scrub(uint64_t addr, uint64_t n, uint64_t free_lo, uint64_t free_hi) {
+  if (!n) return;
+  const uint64_t pg = page_size();
+  const uint64_t end = addr + n;
+  uint64_t rl = (std::max(free_lo, addr & ~(pg - 1)) + pg - 1) & ~(pg - 1);
+  uint64_t rh = std::min(free_hi, (end + pg - 1) & ~(pg - 1)) & ~(pg - 1);
+  if (rl < rh) release_pages(rl, rh);
+  else rl = rh = end;  // no whole free page: clear everything below
+  auto clear = [&](uint64_t lo, uint64_t hi) {  // [lo, hi) within at most a couple of pages
+    for (uint64_t p = lo & ~(pg - 1); p < hi; p += pg) {
+      unsigned char v = 0;
+      if (mincore(reinterpret_cast<void*>(p), pg, &v) != 0 || (v & 1)) {
+        const uint64_t a = std::max(lo, p), b = std::min(hi, p + pg);
+        std::memset(reinterpret_cast<void*>(a), 0, b - a);
+      }
+    }
+  };
+  if (addr < std::min(rl, end)) clear(addr, std::min(rl, end));
+  if (std::max(rh, addr) < end) clear(std::max(rh, addr), end);
+}
+
 uint64_t Arena::nonresident_bytes(uint64_t addr, uint64_t n) const {
   if (!n) return 0;
   const uint64_t pg = page_size();

@@ -48,6 +48,9 @@ class Arena {
   // resident host memory from above.
   uint64_t touch(uint64_t addr, uint64_t n);
   bool all_touched(uint64_t addr, uint64_t n) const;
+  bool any_touched(uint64_t addr, uint64_t n) const {
+    return n && untouched_bytes(addr, n) != (last(addr, n) - first(addr) + 1) * kChunk;
+  }
   uint64_t untouched_bytes(uint64_t addr, uint64_t n) const;  // chunks of [addr, addr+n) not touched
   uint64_t touched_bytes() const { return touched_.load(std::memory_order_relaxed); }
 
@@ -56,6 +59,10 @@ class Arena {
   void zero(uint64_t addr, uint64_t n);
   // Returns the whole pages inside [lo, hi) to the OS.
   void release_pages(uint64_t lo, uint64_t hi);
+  // After freeing [addr, addr+n), which lies in the free range [free_lo,
+  // free_hi): makes it read as zero without making pages resident. Whole
+  // free pages go back to the OS; partial pages are cleared only if resident.
+  void scrub(uint64_t addr, uint64_t n, uint64_t free_lo, uint64_t free_hi);
   // Host pages of [addr, addr+n) that are not resident (mincore).
   uint64_t nonresident_bytes(uint64_t addr, uint64_t n) const;
   static uint64_t page_size();

@@ -90,8 +90,11 @@ Result<DeviceAddr> DeviceMemory::allocate(Bytes size, MemKind kind, std::string 
     return Error{Status::MemoryAllocation, constant ? "the constant window is full"
                                                     : "out of device memory (no free range is large enough)"};
   const uint64_t base = rbase + *off;
+  // Fresh memory reads as zero, as it did before the arena. Free memory is
+  // kept zero (see release_locked) except where a kernel wrote into it,
+  // which only happens in touched chunks.
+  if (arena_.any_touched(base, fp)) arena_.zero(base, fp);
   arena_.hold(base, fp);
-  arena_.zero(base, fp);  // fresh memory reads as zero, as it did before the arena
   if (kind == MemKind::Symbol) arena_.touch(base, fp);  // the loader writes initial values from the host
   allocs_[base] = Allocation{base, size.value, kind, std::move(label), fp};
   used_ += fp;
@@ -128,12 +131,11 @@ Status DeviceMemory::release_locked(std::map<uint64_t, Allocation>::iterator it)
   const uint64_t rbase = constant ? arena_.base() : main_base_;
   ra.release(a.base - rbase);
   used_ -= a.footprint;
-  arena_.drop(a.base, a.footprint);  // chunks left empty go back to the OS whole
-  // Pages of the block that are now wholly free go back to the OS too.
+  // Free memory reads as zero: pages of the block that are now wholly free
+  // go back to the OS, the rest is cleared; chunks left empty go back whole.
   const auto [lo, hi] = ra.free_range_at(a.base - rbase);
-  const uint64_t pg = Arena::page_size();
-  arena_.release_pages(std::max(rbase + lo, a.base & ~(pg - 1)),
-                       std::min(rbase + hi, round_up(a.base + a.footprint, pg)));
+  arena_.scrub(a.base, a.footprint, rbase + lo, rbase + hi);
+  arena_.drop(a.base, a.footprint);
   return Status::Success;
 }
 

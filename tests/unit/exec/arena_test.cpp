@@ -334,6 +334,18 @@ TEST(ArenaExec, UnmappedChunksAndMemoryOutsideTheArenaFault) {
   EXPECT_EQ(k3.run("peek", Dim3{1}, Dim3{1}, big, int64_t(3 * kMiB), o3).status, Status::IllegalAddress);
 }
 
+TEST(ArenaExec, MemoryAKernelWroteBeforeItWasAllocatedReadsAsZero) {
+  Kernels k;
+  const uint64_t a = k.alloc(512);
+  ASSERT_TRUE(a);
+  // A stray write past the end of `a`, into free memory of a mapped chunk.
+  ASSERT_EQ(k.run("poke", Dim3{1}, Dim3{1}, a + 512).status, Status::Success);
+  EXPECT_EQ(*reinterpret_cast<uint32_t*>(a + 512), 7u);
+  const uint64_t b = k.alloc(512);
+  ASSERT_EQ(b, a + 512);
+  EXPECT_EQ(*reinterpret_cast<uint32_t*>(b), 0u);
+}
+
 TEST(ArenaExec, WritesToConstantMemoryStillFault) {
   Kernels k;
   auto v = exec::find_variable(*k.prog, "table");
