@@ -95,7 +95,10 @@ Result<DeviceAddr> DeviceMemory::allocate(Bytes size, MemKind kind, std::string 
   // which only happens in touched chunks.
   if (arena_.any_touched(base, fp)) arena_.zero(base, fp);
   arena_.hold(base, fp);
-  if (kind == MemKind::Symbol) arena_.touch(base, fp);  // the loader writes initial values from the host
+  // Host code writes these directly (the loader a variable's initial value,
+  // the program its managed memory), unseen by the budget: count them as
+  // touched so that touched_bytes stays an upper bound of what is resident.
+  if (kind == MemKind::Symbol || kind == MemKind::Managed) arena_.touch(base, fp);
   allocs_[base] = Allocation{base, size.value, kind, std::move(label), fp};
   used_ += fp;
   return DeviceAddr{base};

@@ -126,8 +126,9 @@ class DeviceMemory {
   // True once touched chunks plus the process's growth could pass the limit;
   // the executor then calls check_budget periodically.
   bool budget_tight() const;
-  bool check_budget(std::string* why);  // false (with a message) if past the limit
-  void refresh_budget();                // re-reads the process's growth (at launch)
+  // Re-measures the process's growth: false (with a message) if past the
+  // limit (at each launch, and periodically while tight).
+  bool check_budget(std::string* why);
   // Before a host-side write of [dst, dst+n) (copy, memset; `what` names
   // it): MemoryAllocation with a message if the host cannot back it.
   Status prepare_write(const void* dst, size_t n, const char* what, std::string* why);

@@ -14,20 +14,23 @@
 namespace softgpu::exec {
 
 std::string DeviceMemory::out_of_host_memory(const char* what, uint64_t addr, uint64_t need, uint64_t growth) const {
-  return fmt::format(
-      "out of host memory: {} {} {} of host memory for {}, but this process already grew by {} MiB "
-      "and device memory may use {} of the host's memory; a real GPU has this memory, this host does not "
-      "(touch less device memory, or raise the limit with `softgpu run --host-memory-limit SIZE` or SOFTGPU_HOST_MEMORY_LIMIT if the host has more to give)",
-      what, need ? "needs" : "passed the limit while writing", need ? fmt::format("{} MiB more", (need + (1 << 20) - 1) >> 20) : "",
-      describe(addr), growth >> 20, budget_.describe());
+  const char* advice =
+      "a real GPU has this memory, this host does not (touch less device memory, or raise the limit with "
+      "`softgpu run --host-memory-limit SIZE` or SOFTGPU_HOST_MEMORY_LIMIT if the host has more to give)";
+  if (need)
+    return fmt::format(
+        "out of host memory: {} needs {} MiB more of host memory for {}, but this process already grew by {} MiB "
+        "and device memory may use {} of the host's memory; {}",
+        what, (need + (1 << 20) - 1) >> 20, describe(addr), growth >> 20, budget_.describe(), advice);
+  return fmt::format("out of host memory: this process grew by {} MiB, past the {} that device memory may use{}; {}",
+                     growth >> 20, budget_.describe(),
+                     addr ? fmt::format(" (while {} wrote {})", what, describe(addr)) : std::string(), advice);
 }
 
 bool DeviceMemory::budget_tight() const {
   const uint64_t t = arena_.touched_bytes(), g = last_growth_.load(std::memory_order_relaxed);
   return g + t < g || g + t > budget_.limit();
 }
-
-void DeviceMemory::refresh_budget() { last_growth_.store(budget_.growth(), std::memory_order_relaxed); }
 
 bool DeviceMemory::touch(uint64_t addr, uint64_t n, std::string* why) {
   const uint64_t add = arena_.untouched_bytes(addr, n);

@@ -277,7 +277,17 @@ LaunchResult launch(const LoadedProgram& lp, const std::string& kernel, const La
   L.arena_base = memory.arena().base();
   L.arena_size = memory.arena().size();
   L.arena_flags = memory.arena().flags();
-  memory.refresh_budget();
+  // The host may already be past the budget (host code writing managed
+  // memory, the program's own allocations): stop before running.
+  if (std::string why; !memory.check_budget(&why)) {
+    Fault f;
+    f.status = Status::MemoryAllocation;
+    f.kernel = fn.name;
+    f.message = fmt::format("softgpu: kernel '{}' not started: {}", fn.name, why);
+    res.status = f.status;
+    res.fault = std::move(f);
+    return res;
+  }
   std::vector<Allocation> allocs = memory.external_regions();
   allocs.push_back(Allocation{L.params_addr, params.size(), MemKind::Internal, "kernel parameters"});
   if (cfg.cooperative)

@@ -346,6 +346,19 @@ TEST(ArenaExec, MemoryAKernelWroteBeforeItWasAllocatedReadsAsZero) {
   EXPECT_EQ(*reinterpret_cast<uint32_t*>(b), 0u);
 }
 
+TEST(ArenaExec, HostWritesToManagedMemoryPastTheBudgetStopTheNextLaunch) {
+  Kernels k(1ull << 30, 16 * kMiB);
+  auto m = k.mem.allocate(Bytes{64 * kMiB}, MemKind::Managed);
+  ASSERT_TRUE(m);
+  const uint64_t out = k.alloc(4);
+  ASSERT_EQ(k.run("peek", Dim3{1}, Dim3{1}, out, int64_t(0), out).status, Status::Success);
+  std::memset(DeviceMemory::host_ptr(*m), 1, 64 * kMiB);  // the program's host code, unseen
+  auto r = k.run("peek", Dim3{1}, Dim3{1}, out, int64_t(0), out);
+  EXPECT_EQ(r.status, Status::MemoryAllocation);
+  ASSERT_TRUE(r.fault);
+  EXPECT_NE(r.fault->message.find("not started: out of host memory"), std::string::npos) << r.fault->message;
+}
+
 TEST(ArenaExec, WritesToConstantMemoryStillFault) {
   Kernels k;
   auto v = exec::find_variable(*k.prog, "table");
