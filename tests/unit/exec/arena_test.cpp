@@ -218,6 +218,26 @@ TEST(DeviceMemoryArena, HostWritesBeyondTheBudgetFailNamingTheAllocation) {
   EXPECT_EQ(m.prepare_write(host.data(), host.size(), "cudaMemcpy", &why), Status::Success);
 }
 
+TEST(HostBudget, LimitFromMeminfoAndGrowthFromStatm) {
+  const uint64_t total = exec::HostBudget::meminfo("MemTotal");
+  const uint64_t avail = exec::HostBudget::meminfo("MemAvailable");
+  ASSERT_GT(total, 0u);
+  ASSERT_GT(avail, 0u);
+  EXPECT_EQ(exec::HostBudget::meminfo("NoSuchField"), 0u);
+  exec::HostBudget b;
+  EXPECT_FALSE(b.explicit_limit());
+  EXPECT_LT(b.limit(), avail);  // a margin is kept back
+  EXPECT_GE(b.limit() + std::max<uint64_t>(256 * kMiB, total / 32), avail - 64 * kMiB);  // (MemAvailable moves)
+  exec::HostBudget given(5 * kMiB);
+  EXPECT_TRUE(given.explicit_limit());
+  EXPECT_EQ(given.limit(), 5 * kMiB);
+  EXPECT_NE(given.describe().find("SOFTGPU_HOST_MEMORY_LIMIT"), std::string::npos);
+  std::vector<char> v(48 * kMiB);
+  volatile char* p = v.data();
+  for (size_t i = 0; i < v.size(); i += 4096) p[i] = 1;  // one byte per page
+  EXPECT_GE(given.growth(), 40 * kMiB);
+}
+
 // ------------------------------------------------------------ executor
 
 constexpr const char* kPtx = R"(
