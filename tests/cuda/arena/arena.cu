@@ -92,13 +92,14 @@ static int huge() {
     std::fprintf(stderr, "FAIL arena huge: free went from %zu to %zu\n", free0, free1);
     return 1;
   }
-  // 60 + 30 GB do not fit in 80 GB.
+  // More than is left does not fit; once the 60 GB are freed it does.
   void* q = nullptr;
-  EXPECT_ERR(cudaMalloc(&q, size_t(30) << 30), cudaErrorMemoryAllocation);
+  const size_t more = free1 + (size_t(64) << 20);
+  EXPECT_ERR(cudaMalloc(&q, more), cudaErrorMemoryAllocation);
   EXPECT_ERR(cudaGetLastError(), cudaErrorMemoryAllocation);
   CHECK(cudaGetLastError());  // not sticky
   CHECK(cudaFree(p));
-  CHECK(cudaMalloc(&q, size_t(30) << 30));
+  CHECK(cudaMalloc(&q, more));
   CHECK(cudaFree(q));
   return ends(size_t(8) << 30);
 }
