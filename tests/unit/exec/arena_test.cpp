@@ -189,7 +189,7 @@ TEST(DeviceMemoryArena, PinnedAndRegisteredStayOutside) {
   EXPECT_TRUE(m.external_regions().empty());
 }
 
-TEST(DeviceMemoryArena, ManyAllocationsCostNothingAtTheHotPath) {
+TEST(DeviceMemoryArena, ManyAllocationsLeaveTheLaunchListEmpty) {
   DeviceMemory m(Bytes{1ull << 30});
   for (int i = 0; i < 100000; ++i) ASSERT_TRUE(m.allocate(Bytes{64}, MemKind::Device));
   EXPECT_EQ(m.allocation_count(), 100000u);
