@@ -77,6 +77,49 @@ void BM_MemoryBound(benchmark::State& state) {
 }
 BENCHMARK(BM_MemoryBound)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// Launch cost against the number of live allocations (it grew with them when
+// each launch copied the allocation table): a one-block triad after N small
+// cudaMalloc-like allocations.
+void BM_LaunchWithAllocations(benchmark::State& state) {
+  Loaded l;
+  if (!l.prog) { state.SkipWithError("PTX did not load"); return; }
+  for (int64_t i = 0; i < state.range(0); ++i) l.alloc(64);
+  auto* a = static_cast<float*>(l.alloc(256 * 4));
+  auto* b = static_cast<float*>(l.alloc(256 * 4));
+  auto* c = static_cast<float*>(l.alloc(256 * 4));
+  exec::LaunchConfig cfg;
+  cfg.grid = Dim3{1};
+  cfg.block = Dim3{256};
+  const auto* ki = exec::find_kernel(*l.prog, "triad");
+  cfg.params.resize(ki->param_bytes);
+  float s = 2.0f;
+  int n = 256;
+  std::memcpy(cfg.params.data() + ki->params[0].offset, &a, 8);
+  std::memcpy(cfg.params.data() + ki->params[1].offset, &b, 8);
+  std::memcpy(cfg.params.data() + ki->params[2].offset, &c, 8);
+  std::memcpy(cfg.params.data() + ki->params[3].offset, &s, 4);
+  std::memcpy(cfg.params.data() + ki->params[4].offset, &n, 4);
+  exec::ExecOptions opts;
+  opts.threads = 1;
+  for (auto _ : state) {
+    auto r = exec::launch(*l.prog, "triad", cfg, l.mem, opts);
+    if (r.status != Status::Success) { state.SkipWithError("launch failed"); return; }
+  }
+}
+BENCHMARK(BM_LaunchWithAllocations)->Arg(0)->Arg(1000)->Arg(100000)->Arg(1000000)->Unit(benchmark::kMicrosecond);
+
+// A 4 GiB allocation and its release (address space only; it zero-filled
+// for seconds before the arena).
+void BM_Malloc4GiB(benchmark::State& state) {
+  exec::DeviceMemory mem{Bytes{8ull << 30}};
+  for (auto _ : state) {
+    auto a = mem.allocate(Bytes{4ull << 30}, exec::MemKind::Device);
+    if (!a) { state.SkipWithError("allocation failed"); return; }
+    mem.release(*a, {exec::MemKind::Device});
+  }
+}
+BENCHMARK(BM_Malloc4GiB)->Unit(benchmark::kMicrosecond);
+
 // The same algorithms, natively.
 void BM_NativeAlu(benchmark::State& state) {
   std::vector<float> out(64 * 256);

@@ -1,11 +1,34 @@
 #include "exec/device_memory.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
+#include <fmt/format.h>
+
 namespace softgpu::exec {
+
+namespace {
+uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
+
+const char* kind_name(MemKind k) {
+  switch (k) {
+    case MemKind::Device: return "cudaMalloc";
+    case MemKind::Managed: return "cudaMallocManaged";
+    case MemKind::Pinned: return "cudaHostAlloc";
+    case MemKind::Registered: return "cudaHostRegister";
+    case MemKind::Symbol: return "module variable";
+    case MemKind::Internal: return "runtime";
+  }
+  return "?";
+}
+
+bool is_const_symbol(MemKind kind, const std::string& label) {
+  return kind == MemKind::Symbol && label.rfind("const:", 0) == 0;
+}
+}  // namespace
 
 const Allocation* AllocationSnapshot::find(uint64_t addr, uint64_t size) const {
   // Last allocation whose base <= addr.
@@ -17,36 +40,105 @@ const Allocation* AllocationSnapshot::find(uint64_t addr, uint64_t size) const {
   return &*it;
 }
 
-DeviceMemory::DeviceMemory(Bytes capacity) : capacity_(capacity) {}
+DeviceMemory::DeviceMemory(Bytes capacity, uint64_t host_limit)
+    : capacity_(capacity),
+      arena_(kConstWindow + Arena::kChunk + std::min<uint64_t>(capacity.value, uint64_t(1) << 46)),
+      budget_(host_limit),
+      const_alloc_(arena_.size() > kConstWindow + Arena::kChunk ? kConstWindow : 0),
+      main_alloc_(arena_.size() > kConstWindow + Arena::kChunk ? arena_.size() - kConstWindow - Arena::kChunk : 0) {
+  main_base_ = arena_.base() + kConstWindow + Arena::kChunk;
+  if (main_alloc_.size()) {
+    arena_.set_const(arena_.base(), kConstWindow);
+    arena_.hold(main_base_ - Arena::kChunk, Arena::kChunk);  // the reserved chunk, mapped for good
+  }
+}
 
 DeviceMemory::~DeviceMemory() { reset(); }
 
 Result<DeviceAddr> DeviceMemory::allocate(Bytes size, MemKind kind, std::string label) {
   if (size.value == 0) return DeviceAddr{0};
-  std::unique_lock lock(mu_);
-  if (size.value > capacity_.value || used_ > capacity_.value - size.value)
+  if (kind == MemKind::Registered) return Error{Status::InvalidValue, "registered memory is not allocated"};
+  if (kind == MemKind::Pinned) {
+    // Host memory, outside the arena: zero pages from the OS, page aligned.
+    const uint64_t pg = Arena::page_size();
+    if (size.value > UINT64_MAX - pg || size.value > budget_.limit())
+      return Error{Status::MemoryAllocation, "not enough host memory to pin"};
+    const uint64_t fp = round_up(size.value, pg);
+    void* p = mmap(nullptr, fp, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return Error{Status::MemoryAllocation, "host allocation failed"};
+    const uint64_t base = reinterpret_cast<uint64_t>(p);
+    std::unique_lock lock(mu_);
+    Allocation a{base, size.value, kind, std::move(label), fp};
+    external_[base] = a;
+    allocs_[base] = std::move(a);
+    return DeviceAddr{base};
+  }
+  const uint64_t align = size.value >= kLargeAlign ? kLargeAlign : kGranule;
+  if (size.value > capacity_.value || size.value > UINT64_MAX - align)
     return Error{Status::MemoryAllocation, "out of device memory"};
-  // 256-byte alignment, as cudaMalloc guarantees; zeroed so that reads of
-  // fresh memory are deterministic.
-  uint64_t rounded = (size.value + 255) & ~uint64_t(255);
-  void* p = std::aligned_alloc(256, rounded);
-  if (!p) return Error{Status::MemoryAllocation, "host allocation failed"};
-  std::memset(p, 0, rounded);
-  uint64_t base = reinterpret_cast<uint64_t>(p);
-  allocs_[base] = Allocation{base, size.value, kind, std::move(label)};
-  used_ += size.value;
+  const uint64_t fp = round_up(size.value, align);
+  const bool constant = is_const_symbol(kind, label);
+  std::unique_lock lock(mu_);
+  if (fp > capacity_.value || used_ > capacity_.value - fp)
+    return Error{Status::MemoryAllocation,
+                 fmt::format("out of device memory: {} bytes requested, {} of {} bytes in use", size.value, used_,
+                             capacity_.value)};
+  RangeAllocator& ra = constant ? const_alloc_ : main_alloc_;
+  const uint64_t rbase = constant ? arena_.base() : main_base_;
+  auto off = ra.allocate(fp, align);
+  if (!off)
+    return Error{Status::MemoryAllocation, constant ? "the constant window is full"
+                                                    : "out of device memory (no free range is large enough)"};
+  const uint64_t base = rbase + *off;
+  // Fresh memory reads as zero, as it did before the arena. Free memory is
+  // kept zero (see release_locked) except where a kernel wrote into it,
+  // which only happens in touched chunks.
+  if (arena_.any_touched(base, fp)) arena_.zero(base, fp);
+  arena_.hold(base, fp);
+  // Host code writes these directly (the loader a variable's initial value,
+  // the program its managed memory), unseen by the budget: count them as
+  // touched so that touched_bytes stays an upper bound of what is resident.
+  if (kind == MemKind::Symbol || kind == MemKind::Managed) arena_.touch(base, fp);
+  allocs_[base] = Allocation{base, size.value, kind, std::move(label), fp};
+  used_ += fp;
   return DeviceAddr{base};
 }
 
 Status DeviceMemory::register_external(DeviceAddr base, Bytes size) {
-  if (base.value == 0 || size.value == 0) return Status::InvalidValue;
+  if (base.value == 0 || size.value == 0 || base.value + size.value < base.value) return Status::InvalidValue;
+  if (arena_.size() && base.value < arena_.base() + arena_.size() && base.value + size.value > arena_.base())
+    return Status::InvalidValue;  // device memory is not host memory to register
   std::unique_lock lock(mu_);
   auto it = allocs_.upper_bound(base.value + size.value - 1);
   if (it != allocs_.begin()) {
     --it;
-    if (it->second.base + it->second.size > base.value) return Status::InvalidValue;  // overlap
+    if (it->second.base + std::max(it->second.size, it->second.footprint) > base.value)
+      return Status::InvalidValue;  // overlap
   }
-  allocs_[base.value] = Allocation{base.value, size.value, MemKind::Registered, {}};
+  Allocation a{base.value, size.value, MemKind::Registered, {}, size.value};
+  external_[base.value] = a;
+  allocs_[base.value] = std::move(a);
+  return Status::Success;
+}
+
+Status DeviceMemory::release_locked(std::map<uint64_t, Allocation>::iterator it) {
+  const Allocation a = it->second;
+  allocs_.erase(it);
+  if (a.kind == MemKind::Registered || a.kind == MemKind::Pinned) {
+    external_.erase(a.base);
+    if (a.kind == MemKind::Pinned) munmap(reinterpret_cast<void*>(a.base), a.footprint);
+    return Status::Success;
+  }
+  const bool constant = a.base < main_base_;
+  RangeAllocator& ra = constant ? const_alloc_ : main_alloc_;
+  const uint64_t rbase = constant ? arena_.base() : main_base_;
+  ra.release(a.base - rbase);
+  used_ -= a.footprint;
+  // Free memory reads as zero: pages of the block that are now wholly free
+  // go back to the OS, the rest is cleared; chunks left empty go back whole.
+  const auto [lo, hi] = ra.free_range_at(a.base - rbase);
+  arena_.scrub(a.base, a.footprint, rbase + lo, rbase + hi);
+  arena_.drop(a.base, a.footprint);
   return Status::Success;
 }
 
@@ -55,12 +147,7 @@ Status DeviceMemory::release(DeviceAddr base, std::initializer_list<MemKind> kin
   auto it = allocs_.find(base.value);
   if (it == allocs_.end()) return Status::InvalidValue;
   if (std::find(kinds.begin(), kinds.end(), it->second.kind) == kinds.end()) return Status::InvalidValue;
-  if (it->second.kind != MemKind::Registered) {
-    used_ -= it->second.size;
-    std::free(reinterpret_cast<void*>(it->first));
-  }
-  allocs_.erase(it);
-  return Status::Success;
+  return release_locked(it);
 }
 
 std::optional<Allocation> DeviceMemory::find(DeviceAddr addr) const {
@@ -77,12 +164,17 @@ bool DeviceMemory::contains(DeviceAddr addr, Bytes size) const {
   return a && size.value <= a->size - (addr.value - a->base);
 }
 
-AllocationSnapshot DeviceMemory::snapshot() const {
+std::vector<Allocation> DeviceMemory::external_regions() const {
   std::shared_lock lock(mu_);
   std::vector<Allocation> v;
-  v.reserve(allocs_.size());
-  for (const auto& [b, a] : allocs_) v.push_back(a);
-  return AllocationSnapshot(std::move(v));
+  v.reserve(external_.size());
+  for (const auto& [b, a] : external_) v.push_back(a);
+  return v;
+}
+
+size_t DeviceMemory::allocation_count() const {
+  std::shared_lock lock(mu_);
+  return allocs_.size();
 }
 
 Bytes DeviceMemory::used() const {
@@ -96,9 +188,7 @@ void DeviceMemory::reset() {
     heap_.reset();
   }
   std::unique_lock lock(mu_);
-  for (auto& [b, a] : allocs_)
-    if (a.kind != MemKind::Registered) std::free(reinterpret_cast<void*>(b));
-  allocs_.clear();
+  while (!allocs_.empty()) release_locked(allocs_.begin());
   used_ = 0;
 }
 
@@ -116,54 +206,15 @@ DeviceHeap* DeviceMemory::existing_heap() const {
   return heap_.get();
 }
 
-DeviceHeap::DeviceHeap(uint64_t base, uint64_t size) : base_(base), size_(size & ~uint64_t(15)) {
-  if (size_) free_[0] = size_;
-}
-
-uint64_t DeviceHeap::allocate(uint64_t bytes) {
-  if (bytes == 0 || bytes > size_) return 0;
-  const uint64_t need = (bytes + 15) & ~uint64_t(15);
-  std::lock_guard lock(mu_);
-  for (auto it = free_.begin(); it != free_.end(); ++it) {
-    if (it->second < need) continue;
-    const uint64_t off = it->first, left = it->second - need;
-    free_.erase(it);
-    if (left) free_[off + need] = left;
-    used_[off] = need;
-    return base_ + off;
-  }
-  return 0;
-}
-
-bool DeviceHeap::release(uint64_t addr) {
-  if (addr < base_) return false;
-  std::lock_guard lock(mu_);
-  auto u = used_.find(addr - base_);
-  if (u == used_.end()) return false;
-  uint64_t off = u->first, len = u->second;
-  used_.erase(u);
-  // Merge with the free neighbours on both sides.
-  auto next = free_.lower_bound(off);
-  if (next != free_.end() && next->first == off + len) {
-    len += next->second;
-    next = free_.erase(next);
-  }
-  if (next != free_.begin()) {
-    auto prev = std::prev(next);
-    if (prev->first + prev->second == off) {
-      prev->second += len;
-      return true;
-    }
-  }
-  free_[off] = len;
-  return true;
-}
-
-uint64_t DeviceHeap::in_use() const {
-  std::lock_guard lock(mu_);
-  uint64_t n = 0;
-  for (const auto& [o, l] : used_) n += l;
-  return n;
+std::string DeviceMemory::describe(uint64_t addr) const {
+  auto a = find(DeviceAddr{addr});
+  if (!a) return fmt::format("address 0x{:x} (in no allocation)", addr);
+  std::string what = a->kind == MemKind::Symbol ? fmt::format("variable '{}'", a->label.rfind("const:", 0) == 0
+                                                                                     ? a->label.substr(6)
+                                                                                     : a->label)
+                     : a->label.empty() ? std::string(kind_name(a->kind))
+                                        : fmt::format("{} '{}'", kind_name(a->kind), a->label);
+  return fmt::format("allocation 0x{:x} ({}, {} bytes) at offset {}", a->base, what, a->size, addr - a->base);
 }
 
 }  // namespace softgpu::exec

@@ -1,7 +1,20 @@
-// The device's global memory: an allocation table over host memory.
-// Every guest access is checked against this table before it touches a
-// byte, so a kernel can never read or write the simulator's own memory.
+// The device's global memory. Device, managed, symbol and internal
+// allocations are carved from one arena (exec/arena.h) that reserves the
+// GPU's whole memory as address space; pinned host memory and registered
+// host memory lie outside it as "external" regions. Device address == host
+// address. The precise allocation table (every allocation, exact size) serves
+// the API (cudaFree, copies, pointer queries) and fault reports; kernels
+// check only the arena's 2 MiB chunk flags and the short external list, so a
+// kernel can reach arena memory the GPU would have mapped, and never the
+// simulator's own memory.
+//
+// Arena layout: [constant window 64 MiB][reserved chunk 2 MiB][capacity].
+// __constant__ variables live in the constant window (their chunks fault on
+// generic/global writes); the reserved chunk stands for the runtime's own
+// allocations that precede user memory on a GPU (always mapped, reads as
+// zero until written); everything else is carved from the rest.
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -14,6 +27,9 @@
 #include <vector>
 
 #include "common/types.h"
+#include "exec/arena.h"
+#include "exec/host_budget.h"
+#include "exec/range_allocator.h"
 
 namespace softgpu::exec {
 
@@ -31,9 +47,11 @@ struct Allocation {
   uint64_t size = 0;
   MemKind kind = MemKind::Device;
   std::string label;  // symbol name or empty
+  uint64_t footprint = 0;  // bytes reserved for it (size rounded to the allocation granularity)
 };
 
-// A sorted, immutable view of the table, taken at launch for lock-free lookups.
+// A sorted, immutable list of regions, taken at launch for lock-free lookups
+// (the external regions and the launch's own parameter buffers).
 class AllocationSnapshot {
  public:
   AllocationSnapshot() = default;
@@ -67,12 +85,19 @@ class DeviceHeap {
 
 class DeviceMemory {
  public:
-  explicit DeviceMemory(Bytes capacity);
+  static constexpr uint64_t kGranule = 512;                  // small allocations: alignment and size step
+  static constexpr uint64_t kLargeAlign = Arena::kChunk;      // >= 2 MiB: 2 MiB aligned, size in 2 MiB steps
+  static constexpr uint64_t kConstWindow = uint64_t(64) << 20;
+
+  // host_limit: host memory the device memory may make resident (0 = from
+  // /proc/meminfo, see HostBudget).
+  explicit DeviceMemory(Bytes capacity, uint64_t host_limit = 0);
   ~DeviceMemory();
   DeviceMemory(const DeviceMemory&) = delete;
   DeviceMemory& operator=(const DeviceMemory&) = delete;
 
   // Zero-sized requests return a null address with success, as CUDA does.
+  // Fresh memory reads as zero. MemoryAllocation when capacity is exhausted.
   Result<DeviceAddr> allocate(Bytes size, MemKind kind, std::string label = {});
   // Registers memory the program owns (cudaHostRegister). Not freed by us.
   Status register_external(DeviceAddr base, Bytes size);
@@ -82,8 +107,11 @@ class DeviceMemory {
   std::optional<Allocation> find(DeviceAddr addr) const;  // containing allocation
   // True if [addr, addr+size) lies inside one live allocation.
   bool contains(DeviceAddr addr, Bytes size) const;
-  AllocationSnapshot snapshot() const;
-  Bytes used() const;
+  // Pinned and registered regions (outside the arena), sorted by base.
+  std::vector<Allocation> external_regions() const;
+  const Arena& arena() const { return arena_; }
+  size_t allocation_count() const;
+  Bytes used() const;  // footprints of arena allocations
   Bytes capacity() const { return capacity_; }
   void reset();  // frees everything (cudaDeviceReset)
   // The malloc heap, created with `size` bytes on first use; later calls
@@ -91,13 +119,40 @@ class DeviceMemory {
   DeviceHeap* heap(Bytes size);
   DeviceHeap* existing_heap() const;
 
+  // ---- host memory budget (see HostBudget) ----
+  // Before a kernel first touches a chunk: false (with a message naming the
+  // allocation) if the host cannot back it.
+  bool touch(uint64_t addr, uint64_t n, std::string* why);
+  // True once touched chunks plus the process's growth could pass the limit;
+  // the executor then calls check_budget periodically.
+  bool budget_tight() const;
+  // Re-measures the process's growth: false (with a message) if past the
+  // limit (at each launch, and periodically while tight).
+  bool check_budget(std::string* why);
+  // Before a host-side write of [dst, dst+n) (copy, memset; `what` names
+  // it): MemoryAllocation with a message if the host cannot back it.
+  Status prepare_write(const void* dst, size_t n, const char* what, std::string* why);
+  const HostBudget& budget() const { return budget_; }
+  std::string describe(uint64_t addr) const;  // "allocation 0x... (cudaMalloc, N bytes) at offset K"
+
   static std::byte* host_ptr(DeviceAddr a) { return reinterpret_cast<std::byte*>(a.value); }
 
  private:
+  Status release_locked(std::map<uint64_t, Allocation>::iterator it);
+  std::string out_of_host_memory(const char* what, uint64_t addr, uint64_t need, uint64_t growth) const;
+
   Bytes capacity_;
+  Arena arena_;
+  HostBudget budget_;
   mutable std::shared_mutex mu_;
-  std::map<uint64_t, Allocation> allocs_;  // by base
+  RangeAllocator const_alloc_;   // the constant window
+  RangeAllocator main_alloc_;    // after the reserved chunk
+  uint64_t main_base_ = 0;
+  std::map<uint64_t, Allocation> allocs_;    // every allocation, by base
+  std::map<uint64_t, Allocation> external_;  // pinned and registered, by base
   uint64_t used_ = 0;
+  std::atomic<uint64_t> last_growth_{0};
+  std::atomic<uint64_t> last_touch_{0};
   mutable std::mutex heap_mu_;
   std::unique_ptr<DeviceHeap> heap_;
 };

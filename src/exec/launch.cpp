@@ -126,7 +126,7 @@ void run_group(LaunchState& L, const std::vector<uint32_t>& clusters) {
             std::make_unique<Warp>(L, cta, w, std::min(kWarpSize, cta.nthreads - w * kWarpSize)));
     }
   }
-  uint64_t since_check = 0;
+  uint64_t since_check = 0, since_memory_check = 0;
   for (;;) {
     bool any_ready = false, all_done = true;
     for (size_t i = 0; i < runs.size(); ++i) {
@@ -136,7 +136,9 @@ void run_group(LaunchState& L, const std::vector<uint32_t>& clusters) {
       for (auto& w : run.warps) {
         if (w->state == WarpState::Ready) {
           any_ready = true;
-          since_check += w->run(kQuantum);
+          const uint64_t ran = w->run(kQuantum);
+          since_check += ran;
+          since_memory_check += ran;
           if (w->faulted() || L.abort.load(std::memory_order_relaxed)) return;
           if (w->state == WarpState::AtBarrier) release_barriers(L, *run.cta, run.warps);
         }
@@ -153,6 +155,23 @@ void run_group(LaunchState& L, const std::vector<uint32_t>& clusters) {
         run.warps.clear();  // the Cta itself stays: cluster peers may name its shared memory
       } else {
         all_done = false;
+      }
+    }
+    // Past the host-memory budget's comfortable zone, re-measure the
+    // process's memory every few thousand warp instructions.
+    if (since_memory_check > 8192) {
+      since_memory_check = 0;
+      std::string why;
+      if (L.memory && L.memory->budget_tight() && !L.memory->check_budget(&why)) {
+        const Cta& cta = *runs.front().cta;
+        Fault f;
+        f.status = Status::MemoryAllocation;
+        f.kernel = L.kernel->name;
+        f.block = cta.ctaid;
+        f.message = fmt::format("softgpu: kernel '{}' block ({},{},{}): {}", f.kernel, cta.ctaid.x, cta.ctaid.y,
+                                cta.ctaid.z, why);
+        L.report(std::move(f));
+        return;
       }
     }
     if (since_check > 100000) {
@@ -252,13 +271,30 @@ LaunchResult launch(const LoadedProgram& lp, const std::string& kernel, const La
     L.grid_workspace = reinterpret_cast<uint64_t>(workspace.data());
   }
   if (uses_malloc(lp.prog)) L.heap = memory.heap(Bytes{opts.malloc_heap_bytes});
-  std::vector<Allocation> allocs = memory.snapshot().all();
+  // The hot path checks the arena's chunk flags; only the few regions outside
+  // the arena are listed (copied), so launch cost does not grow with the
+  // number of allocations.
+  L.arena_base = memory.arena().base();
+  L.arena_size = memory.arena().size();
+  L.arena_flags = memory.arena().flags();
+  // The host may already be past the budget (host code writing managed
+  // memory, the program's own allocations): stop before running.
+  if (std::string why; !memory.check_budget(&why)) {
+    Fault f;
+    f.status = Status::MemoryAllocation;
+    f.kernel = fn.name;
+    f.message = fmt::format("softgpu: kernel '{}' not started: {}", fn.name, why);
+    res.status = f.status;
+    res.fault = std::move(f);
+    return res;
+  }
+  std::vector<Allocation> allocs = memory.external_regions();
   allocs.push_back(Allocation{L.params_addr, params.size(), MemKind::Internal, "kernel parameters"});
   if (cfg.cooperative)
     allocs.push_back(Allocation{L.grid_workspace, workspace.size() * sizeof(uint32_t), MemKind::Internal,
                                 "grid sync workspace"});
   std::sort(allocs.begin(), allocs.end(), [](const Allocation& a, const Allocation& b) { return a.base < b.base; });
-  L.allocs = AllocationSnapshot(std::move(allocs));
+  L.external = AllocationSnapshot(std::move(allocs));
 
   // Clusters, one scheduling unit each; the default 1x1x1 makes every CTA
   // its own cluster.

@@ -21,7 +21,8 @@ void LaunchState::report(Fault f) {
 }
 
 Warp::Warp(LaunchState& L, Cta& cta, uint32_t warp_id, uint32_t nlanes)
-    : L_(L), cta_(cta), warp_id_(warp_id) {
+    : L_(L), cta_(cta), warp_id_(warp_id), arena_base_(L.arena_base), arena_size_(L.arena_size),
+      arena_flags_(L.arena_flags) {
   valid_ = nlanes >= 32 ? kFullMask : ((1u << nlanes) - 1);
   const uint32_t bx = L.block.x, by = L.block.y;
   for (uint32_t l = 0; l < kWarpSize; ++l) {
@@ -541,24 +542,43 @@ std::byte* Warp::translate(Space space, uint64_t addr, uint32_t size, uint32_t l
       }
       return local_[lane].data() + addr;
     default: {
-      // Consecutive accesses of a warp nearly always hit the same allocation:
-      // check the last one before searching the table.
-      const Allocation* a = last_alloc_;
-      if (!a || addr - a->base >= a->size || size > a->size - (addr - a->base)) {
-        a = L_.allocs.find(addr, size);
-        if (!a) {
+      if (in_cached_global(addr, size, write)) return reinterpret_cast<std::byte*>(addr);
+      auto unmapped = [&] {
+        fault(Status::IllegalAddress, lane, addr,
+              fmt::format("out-of-bounds {}-byte {} of global memory at address 0x{:x} (no allocation holds it)",
+                          size, what, addr));
+        return nullptr;
+      };
+      const uint64_t off = addr - arena_base_;
+      if (off < arena_size_ && size <= arena_size_ - off) {
+        // In the arena: every chunk the access overlaps must be mapped.
+        uint8_t all = 0xff, any = 0;
+        for (uint64_t c = off >> Arena::kChunkShift; c <= (off + size - 1) >> Arena::kChunkShift; ++c) {
+          const uint8_t f = arena_flags_[c].load(std::memory_order_relaxed);
+          all &= f;
+          any |= f;
+        }
+        if (!(all & Arena::kMapped)) return unmapped();
+        if (write && (any & Arena::kConst) && space != Space::Const) {
+          auto a = L_.memory ? L_.memory->find(DeviceAddr{addr}) : std::nullopt;
           fault(Status::IllegalAddress, lane, addr,
-                fmt::format("out-of-bounds {}-byte {} of global memory at address 0x{:x} (no allocation holds it)",
-                            size, what, addr));
+                a && a->label.rfind("const:", 0) == 0
+                    ? fmt::format("write to constant memory '{}'", a->label.substr(6))
+                    : fmt::format("write to constant memory at 0x{:x}", addr));
           return nullptr;
         }
-        last_alloc_ = a;
-        last_is_const_ = a->label.rfind("const:", 0) == 0;
+        if (!(all & Arena::kTouched) && L_.memory) {
+          std::string why;
+          if (!L_.memory->touch(addr, size, &why)) {
+            fault(Status::MemoryAllocation, lane, addr, why);
+            return nullptr;
+          }
+        }
+        return reinterpret_cast<std::byte*>(addr);
       }
-      if (write && last_is_const_ && space != Space::Const) {
-        fault(Status::IllegalAddress, lane, addr, fmt::format("write to constant memory '{}'", a->label.substr(6)));
-        return nullptr;
-      }
+      const Allocation* e = L_.external.find(addr, size);
+      if (!e) return unmapped();
+      last_ext_ = e;
       return reinterpret_cast<std::byte*>(addr);
     }
   }

@@ -46,7 +46,11 @@ struct LaunchState {
   uint32_t shared_bytes = 0;  // per CTA: static layout + dynamic
   const std::byte* params = nullptr;  // kernel parameter buffer
   uint64_t params_addr = 0;           // its address (registered for generic loads)
-  AllocationSnapshot allocs;
+  // Global memory a kernel may reach: the arena's mapped chunks, and the
+  // regions outside it (pinned, registered, this launch's parameter buffers).
+  uint64_t arena_base = 0, arena_size = 0;
+  const std::atomic<uint8_t>* arena_flags = nullptr;
+  AllocationSnapshot external;
   const ExecOptions* opts = nullptr;
   std::atomic<bool> abort{false};
   std::atomic<uint64_t> warp_instructions{0};
@@ -162,12 +166,20 @@ class Warp {
   // Translates (space, address) to host memory, or reports a fault and returns nullptr.
   std::byte* translate(ptx::Space space, uint64_t addr, uint32_t size, uint32_t lane, bool write);
   ptx::Space generic_space(uint64_t addr) const;
-  // True if [addr, addr+size) is aligned and inside the global allocation this
-  // warp touched last (and writable for a write): lets handlers skip translate.
+  // True if [addr, addr+size) is aligned and in arena chunks that are mapped
+  // and already touched (and not constant, for a write), or inside the
+  // external region this warp used last: lets handlers skip translate.
   bool in_cached_global(uint64_t addr, uint32_t size, bool write) const {
-    const Allocation* a = last_alloc_;
-    return a && addr - a->base < a->size && size <= a->size - (addr - a->base) && !(write && last_is_const_) &&
-           (addr & (std::min<uint32_t>(size, 16) - 1)) == 0;
+    if (addr & (std::min<uint32_t>(size, 16) - 1)) return false;
+    const uint64_t off = addr - arena_base_;
+    if (off < arena_size_ && size <= arena_size_ - off) {
+      const uint8_t a = arena_flags_[off >> Arena::kChunkShift].load(std::memory_order_relaxed);
+      const uint8_t b = arena_flags_[(off + size - 1) >> Arena::kChunkShift].load(std::memory_order_relaxed);
+      constexpr uint8_t kNeed = Arena::kMapped | Arena::kTouched;
+      return (a & b & kNeed) == kNeed && !(write && ((a | b) & Arena::kConst));
+    }
+    const Allocation* e = last_ext_;
+    return e && addr - e->base < e->size && size <= e->size - (addr - e->base);
   }
   // A lane's bytes in the current frame's parameter area (function params,
   // return values, call-site params), or nullptr after reporting a fault.
@@ -214,8 +226,9 @@ class Warp {
   uint32_t valid_;      // lanes that exist (last warp of a CTA may be partial)
   uint32_t exited_ = 0;
   bool faulted_ = false;
-  const Allocation* last_alloc_ = nullptr;  // global-memory lookup cache (see translate)
-  bool last_is_const_ = false;
+  uint64_t arena_base_ = 0, arena_size_ = 0;      // copies of the launch's, for the hot path
+  const std::atomic<uint8_t>* arena_flags_ = nullptr;
+  const Allocation* last_ext_ = nullptr;  // external-region lookup cache (see translate)
   uint32_t tid_[3][kWarpSize];
   std::vector<uint64_t> regs_;
   std::vector<uint32_t> preds_;

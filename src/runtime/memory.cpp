@@ -1,5 +1,6 @@
 // Memory API: allocation, copies, memset, pointer queries. Device addresses
 // are host addresses (see common/types.h), so a checked copy is a memmove.
+#include <cstdio>
 #include <cstring>
 
 #include "runtime/runtime_internal.h"
@@ -14,6 +15,18 @@ constexpr Status kHostMemoryAlreadyRegistered = static_cast<Status>(712);
 constexpr Status kHostMemoryNotRegistered = static_cast<Status>(713);
 
 bool valid_kind(CopyKind k) { return static_cast<int>(k) >= 0 && static_cast<int>(k) <= 4; }
+
+// A host-side write of device memory (copy, memset) the host may not be able
+// to back: MemoryAllocation, with a message naming the allocation.
+Status host_can_back(exec::DeviceMemory& m, const void* dst, size_t n, const char* what) {
+  std::string why;
+  Status s = m.prepare_write(dst, n, what, &why);
+  if (s != Status::Success) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "softgpu: %s\n", why.c_str());
+  }
+  return s;
+}
 }  // namespace
 
 // [p, p+n) must lie inside one live allocation of any kind.
@@ -104,6 +117,7 @@ Status Runtime::do_memcpy(void* dst, const void* src, size_t n, CopyKind kind) {
     if (Status s = check_device_range(dst, n); s != Status::Success) return s;
   if (kind == CopyKind::DeviceToHost || kind == CopyKind::DeviceToDevice)
     if (Status s = check_device_range(src, n); s != Status::Success) return s;
+  if (Status s = host_can_back(*memory_, dst, n, "cudaMemcpy"); s != Status::Success) return s;
   std::memmove(dst, src, n);
   return Status::Success;
 }
@@ -130,6 +144,7 @@ Status Runtime::memcpy_2d(void* dst, size_t dpitch, const void* src, size_t spit
     if (Status s = check_device_range(dst, dspan); s != Status::Success) return finish(s);
   if (kind == CopyKind::DeviceToHost || kind == CopyKind::DeviceToDevice)
     if (Status s = check_device_range(src, sspan); s != Status::Success) return finish(s);
+  if (Status s = host_can_back(*memory_, dst, dspan, "cudaMemcpy2D"); s != Status::Success) return finish(s);
   auto* d = static_cast<std::byte*>(dst);
   auto* s = static_cast<const std::byte*>(src);
   for (size_t r = 0; r < height; ++r) std::memmove(d + r * dpitch, s + r * spitch, width);
@@ -142,6 +157,7 @@ Status Runtime::memset(void* dst, int value, size_t n, void* stream) {
   if (auto c = capture_memset(dst, value, n, stream)) return finish(*c);  // graph.cpp
   if (n == 0) return Status::Success;
   if (Status s = check_device_range(dst, n); s != Status::Success) return finish(s);
+  if (Status s = host_can_back(*memory_, dst, n, "cudaMemset"); s != Status::Success) return finish(s);
   std::memset(dst, value, n);
   return Status::Success;
 }
@@ -153,6 +169,8 @@ Status Runtime::memset_2d(void* dst, size_t pitch, int value, size_t width, size
   if (width > pitch) return finish(Status::InvalidPitchValue);
   if (width == 0 || height == 0) return Status::Success;
   if (Status s = check_device_range(dst, pitch * (height - 1) + width); s != Status::Success) return finish(s);
+  if (Status s = host_can_back(*memory_, dst, pitch * (height - 1) + width, "cudaMemset2D"); s != Status::Success)
+    return finish(s);
   for (size_t r = 0; r < height; ++r) std::memset(static_cast<std::byte*>(dst) + r * pitch, value, width);
   return Status::Success;
 }

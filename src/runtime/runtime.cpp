@@ -67,6 +67,19 @@ Result<Options> options_from_env() {
                    fmt::format("SOFTGPU_WATCHDOG_SECONDS='{}' is not a number of seconds (0 = unlimited)", w)};
     o.watchdog_seconds = *v;
   }
+  if (const char* m = std::getenv("SOFTGPU_HOST_MEMORY_LIMIT"); m && *m) {
+    std::string s = m;
+    unsigned shift = 0;
+    if (const char c = s.back(); c == 'K' || c == 'M' || c == 'G') {
+      shift = c == 'K' ? 10 : c == 'M' ? 20 : 30;
+      s.pop_back();
+    }
+    auto v = parse_number<uint64_t>(s.c_str());
+    if (!v || *v == 0 || *v > (UINT64_MAX >> shift))
+      return Error{Status::InitializationError,
+                   fmt::format("SOFTGPU_HOST_MEMORY_LIMIT='{}' is not a size (bytes, or a number with K, M or G)", m)};
+    o.host_memory_limit = *v << shift;
+  }
   return o;
 }
 
@@ -79,11 +92,11 @@ Runtime::Runtime(Options opts) : opts_(std::move(opts)) {
     return;
   }
   gpu_ = std::move(cfg.value());
-  memory_ = std::make_unique<exec::DeviceMemory>(Bytes{gpu_.global_memory_bytes});
+  memory_ = std::make_unique<exec::DeviceMemory>(Bytes{gpu_.global_memory_bytes}, opts_.host_memory_limit);
 }
 
 Runtime::Runtime(config::GpuConfig gpu, Options opts) : opts_(std::move(opts)), gpu_(std::move(gpu)) {
-  memory_ = std::make_unique<exec::DeviceMemory>(Bytes{gpu_.global_memory_bytes});
+  memory_ = std::make_unique<exec::DeviceMemory>(Bytes{gpu_.global_memory_bytes}, opts_.host_memory_limit);
 }
 
 Runtime::~Runtime() {

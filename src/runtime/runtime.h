@@ -39,9 +39,11 @@ struct Options {
   std::string gpu = config::kDefaultGpu;  // config key or name
   unsigned threads = 0;                  // host threads per launch, 0 = all cores
   double watchdog_seconds = 60.0;        // per launch, 0 = unlimited
+  uint64_t host_memory_limit = 0;        // bytes device memory may make resident, 0 = from /proc/meminfo
 };
 
-// Reads SOFTGPU_GPU, SOFTGPU_THREADS, SOFTGPU_WATCHDOG_SECONDS. A malformed
+// Reads SOFTGPU_GPU, SOFTGPU_THREADS, SOFTGPU_WATCHDOG_SECONDS,
+// SOFTGPU_HOST_MEMORY_LIMIT (bytes, or with a K/M/G suffix). A malformed
 // value is an error naming the variable.
 Result<Options> options_from_env();
 

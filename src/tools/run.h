@@ -11,6 +11,7 @@ struct RunOptions {
   std::string gpu;                 // config key or name; empty = default
   unsigned threads = 0;            // 0 = all cores
   std::optional<double> watchdog;  // seconds; unset = runtime default
+  std::string host_memory_limit;   // SOFTGPU_HOST_MEMORY_LIMIT, e.g. "8G"; empty = the host's available memory
 };
 
 // Exit status like a shell's: the program's own, 128+N if it died of signal

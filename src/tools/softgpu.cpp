@@ -116,7 +116,11 @@ int main(int argc, char** argv) {
   // messages say what is allowed.
   run->add_option("--threads", threads_text, "host threads that execute blocks, 1-4096 (default: all cores)");
   run->add_option("--watchdog", watchdog_text, "per-launch wall-clock limit in seconds (0 = none)");
-  run->footer("Usage: softgpu run [--gpu NAME] [--threads N] [--watchdog SECONDS] [--] PROGRAM [ARGS...]");
+  run->add_option("--host-memory-limit", ro.host_memory_limit,
+                  "host memory device memory may make resident, e.g. 8G (default: what the host has available)");
+  run->footer(
+      "Usage: softgpu run [--gpu NAME] [--threads N] [--watchdog SECONDS] [--host-memory-limit SIZE] [--] "
+      "PROGRAM [ARGS...]");
 
   app.add_subcommand("devices", "List the simulated GPUs");
 
@@ -136,7 +140,7 @@ int main(int argc, char** argv) {
         for (int j = i + 1; j < argc; ++j) program.emplace_back(argv[j]);
         break;
       }
-      bool takes_value = a == "--gpu" || a == "--threads" || a == "--watchdog";
+      bool takes_value = a == "--gpu" || a == "--threads" || a == "--watchdog" || a == "--host-memory-limit";
       if (takes_value) {
         ++i;
         continue;

@@ -257,23 +257,26 @@ TEST(Exec, EarlyReturnThenBarrier) {
   }
 }
 
-// Lanes past the end of an allocation fault even when the warp's first lane
-// is in bounds (the fast path for loads and stores checks every lane).
+// Lanes past the end of mapped device memory fault even when the warp's
+// first lane is in bounds (the fast path for loads and stores checks every
+// lane). A 2 MiB allocation fills its chunk exactly and nothing follows it,
+// so the chunk after it is unmapped.
 TEST(Exec, PartlyOutOfBoundsWarpFaults) {
+  constexpr size_t kChunkFloats = (2u << 20) / sizeof(float);
   Fixture f;
   ASSERT_TRUE(f.prog);
   float* a = f.alloc<float>(128);
   float* b = f.alloc<float>(128);
-  float* c = f.alloc<float>(100);  // the kernel writes 128
+  float* c = f.alloc<float>(kChunkFloats) + kChunkFloats - 100;  // the kernel writes 128
   auto r = f.run("vadd", Dim3{1}, Dim3{128}, a, b, c, 128);
   EXPECT_EQ(r.status, Status::IllegalAddress);
   ASSERT_TRUE(r.fault);
   EXPECT_GE(r.fault->thread.x, 100u) << r.fault->message;
   // Reads past the end fault too: a is the short one now.
   Fixture g;
-  float* a2 = g.alloc<float>(50);
   float* b2 = g.alloc<float>(128);
   float* c2 = g.alloc<float>(128);
+  float* a2 = g.alloc<float>(kChunkFloats) + kChunkFloats - 50;
   auto r2 = g.run("vadd", Dim3{1}, Dim3{128}, a2, b2, c2, 128);
   EXPECT_EQ(r2.status, Status::IllegalAddress);
   ASSERT_TRUE(r2.fault);

@@ -50,7 +50,7 @@ struct MemHarness : WarpHarness {
   MemHarness(size_t gbytes = 1024) : global(gbytes) {
     L.kernel = &lp.prog.functions[0];
     cta.shared.assign(256, std::byte{0});
-    L.allocs = AllocationSnapshot({Allocation{reinterpret_cast<uint64_t>(global.data()), global.size(), MemKind::Device, "buf"}});
+    L.external = AllocationSnapshot({Allocation{reinterpret_cast<uint64_t>(global.data()), global.size(), MemKind::Device, "buf"}});
   }
   uint64_t gaddr(size_t off = 0) { return reinterpret_cast<uint64_t>(global.data()) + off; }
   unsigned char* sh() { return reinterpret_cast<unsigned char*>(cta.shared.data()); }

@@ -269,5 +269,42 @@ TEST(RuntimeInit, OptionsFromEnvRejectsBadValues) {
   unsetenv("SOFTGPU_GPU");
 }
 
+TEST(RuntimeInit, HostMemoryLimitFromEnv) {
+  for (auto [text, bytes] : {std::pair<const char*, uint64_t>{"4096", 4096}, {"64M", 64ull << 20},
+                             {"2G", 2ull << 30}, {"3K", 3072}}) {
+    setenv("SOFTGPU_HOST_MEMORY_LIMIT", text, 1);
+    auto o = options_from_env();
+    ASSERT_TRUE(o.ok()) << text;
+    EXPECT_EQ(o->host_memory_limit, bytes) << text;
+  }
+  for (const char* bad : {"x", "-5M", "0", "12T", "M", "99999999999G"}) {
+    setenv("SOFTGPU_HOST_MEMORY_LIMIT", bad, 1);
+    auto o = options_from_env();
+    ASSERT_FALSE(o.ok()) << bad;
+    EXPECT_NE(o.error().message.find("SOFTGPU_HOST_MEMORY_LIMIT"), std::string::npos);
+  }
+  unsetenv("SOFTGPU_HOST_MEMORY_LIMIT");
+}
+
+// Free bytes follow the arena's granularity: 512-byte steps below 2 MiB,
+// whole 2 MiB pages from there on.
+TEST_F(RuntimeTest, MemGetInfoCountsAllocationFootprints) {
+  size_t free0 = 0, total = 0, f = 0;
+  ASSERT_EQ(rt.mem_get_info(&free0, &total), Status::Success);
+  void *a = nullptr, *b = nullptr;
+  ASSERT_EQ(rt.malloc(&a, 1000), Status::Success);
+  ASSERT_EQ(rt.malloc(&b, 5 << 20), Status::Success);
+  ASSERT_EQ(rt.mem_get_info(&f, &total), Status::Success);
+  EXPECT_EQ(free0 - f, 1024u + (6u << 20));
+  ASSERT_EQ(rt.free(a), Status::Success);
+  ASSERT_EQ(rt.mem_get_info(&f, &total), Status::Success);
+  EXPECT_EQ(free0 - f, 6u << 20);
+  ASSERT_EQ(rt.free(b), Status::Success);
+  ASSERT_EQ(rt.mem_get_info(&f, &total), Status::Success);
+  EXPECT_EQ(f, free0);
+  void* c = nullptr;
+  EXPECT_EQ(rt.malloc(&c, total + 1), Status::MemoryAllocation);
+}
+
 }  // namespace
 }  // namespace softgpu::runtime::testing
