@@ -375,7 +375,8 @@ Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, s
     return Status::Success;
   }
   if (r.status != Status::Success) {
-    report(fmt::format("softgpu: launch of kernel '{}' failed: {}", k->name, status_name(r.status)));
+    report(r.error.empty() ? fmt::format("softgpu: launch of kernel '{}' failed: {}", k->name, status_name(r.status))
+                           : "softgpu: " + r.error);
     return finish(r.status);
   }
   return Status::Success;
