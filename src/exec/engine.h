@@ -58,6 +58,7 @@ LoadResult load_program(std::vector<ptx::Module> modules, DeviceMemory& memory);
 // Kernels and variables of a loaded program.
 const std::vector<KernelInfo>& kernels(const LoadedProgram& p);
 const KernelInfo* find_kernel(const LoadedProgram& p, const std::string& name);
+bool calls_printf(const LoadedProgram& p);  // some function calls vprintf
 std::optional<VariableInfo> find_variable(const LoadedProgram& p, const std::string& name);
 // Releases the program's variables from memory (module unload).
 void unload_program(LoadedProgram& p, DeviceMemory& memory);

@@ -183,6 +183,10 @@ Status Runtime::set_limit(Limit limit, size_t value) {
   SOFTGPU_API_BEGIN(true);
   if (static_cast<int>(limit) < 0 || static_cast<int>(limit) > static_cast<int>(Limit::PersistingL2CacheSize))
     return finish(Status::NotSupported);
+  // "Setting cudaLimitPrintfFifoSize must be performed before launching any
+  // kernel that uses the printf() device system call, otherwise
+  // cudaErrorInvalidValue will be returned" (cudaDeviceSetLimit).
+  if (limit == Limit::PrintfFifoSize && printf_launched_) return finish(Status::InvalidValue);
   limits_[limit] = value;
   return Status::Success;
 }

@@ -2,7 +2,8 @@
 // one thread prints 1000 lines (in a known order) with one argument each. softgpu sizes a record
 // as a 16-byte header plus 8 bytes per argument (24 bytes here), so exactly
 // 4096 / 24 = 170 lines come out and the rest are dropped; the next launch
-// starts with an empty FIFO. (A GPU's cut-off is near this; its exact record
+// starts with an empty FIFO. After a printing kernel ran, the FIFO size
+// can no longer be changed (cudaErrorInvalidValue). (A GPU's cut-off is near this; its exact record
 // layout is not documented.)
 #include "../check.cuh"
 
@@ -24,6 +25,12 @@ int main() {
   CHECK_LAUNCH();
   shout<<<1, 1>>>(5000, 2);  // a new launch, an empty FIFO
   CHECK_LAUNCH();
+  // Once a kernel that prints has run, the FIFO size is fixed.
+  EXPECT_ERR(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 8192), cudaErrorInvalidValue);
+  EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidValue);
+  EXPECT_ERR(cudaGetLastError(), cudaSuccess);
+  CHECK(cudaDeviceGetLimit(&fifo, cudaLimitPrintfFifoSize));
+  if (fifo != 4096) return 1;
   std::fflush(stdout);
   std::fprintf(stderr, "PASS printf_fifo\n");
   return 0;
