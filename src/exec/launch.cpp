@@ -238,8 +238,9 @@ LaunchResult launch(const LoadedProgram& lp, const std::string& kernel, const La
   // frame beyond what a thread may have never launches.
   if (fn.local_bytes > ptx::kMaxLocalBytesPerThread) {
     res.status = Status::LaunchOutOfResources;
-    res.error = fmt::format("kernel '{}' needs {} bytes of local memory per thread, more than the {} a thread may have",
-                            fn.name, fn.local_bytes, ptx::kMaxLocalBytesPerThread);
+    const bool saturated = fn.local_bytes >= 0xffff'0000u;  // the decoder's cap (4 GB and more)
+    res.error = fmt::format("kernel '{}' needs {}{} bytes of local memory per thread, more than the {} a thread may have",
+                            fn.name, saturated ? "over " : "", fn.local_bytes, ptx::kMaxLocalBytesPerThread);
     return res;
   }
   L.local_limit = uint32_t(std::min<uint64_t>(ptx::kMaxLocalBytesPerThread, fn.local_bytes + opts.local_bytes_per_thread));

@@ -256,7 +256,8 @@ class FunctionDecoder {
       case Space::Local: {
         local_cursor_ = align_up(local_cursor_, decl_align(d));
         scope[d.name] = Sym{Sym::Kind::Local, local_cursor_, 1};
-        local_cursor_ += uint32_t(decl_bytes(d));
+        // Saturates: a frame past 4 GB must still read as too big at launch.
+        local_cursor_ = uint32_t(std::min<uint64_t>(uint64_t(local_cursor_) + decl_bytes(d), 0xffff'0000u));
         break;
       }
       case Space::Shared: {

@@ -108,6 +108,18 @@ $L_ok:
 	ret;
 }
 
+.visible .entry huge_frame()
+{
+	.local .align 4 .b8 a[5000000000];
+	ret;
+}
+
+.visible .entry frame_600k()
+{
+	.local .align 4 .b8 a[614400];
+	ret;
+}
+
 .visible .entry prints(.param .u32 n)
 {
 	.local .align 8 .b8 buf[8];
@@ -231,6 +243,19 @@ TEST(Limits, PassingAssertsDoNothing) {
   auto r = f.run("asserts", Dim3{3}, Dim3{64}, uint32_t(1000));
   EXPECT_EQ(r.status, Status::Success);
   EXPECT_FALSE(r.fault);
+}
+
+TEST(Limits, FramesBeyond512KBNeverLaunch) {
+  Fixture f;
+  ASSERT_TRUE(f.prog);
+  auto r = f.run("frame_600k", Dim3{1}, Dim3{32});
+  EXPECT_EQ(r.status, Status::LaunchOutOfResources);
+  EXPECT_FALSE(r.fault);  // a refused launch, not a fault
+  EXPECT_EQ(r.error, "kernel 'frame_600k' needs 614400 bytes of local memory per thread, more than the 524288 a "
+                     "thread may have");
+  r = f.run("huge_frame", Dim3{1}, Dim3{32});  // 5 GB: counted without wrapping around
+  EXPECT_EQ(r.status, Status::LaunchOutOfResources);
+  EXPECT_EQ(r.error.find("kernel 'huge_frame' needs over 4294901760 bytes"), 0u) << r.error;
 }
 
 TEST(Limits, PrintfStopsWhenTheFifoIsFull) {
