@@ -63,6 +63,7 @@ enum class Status : int {
   LaunchOutOfResources = 701,
   LaunchTimeout = 702,
   AssertTriggered = 710,
+  HardwareStackError = 714,
   MisalignedAddress = 716,
   IllegalInstruction = 715,
   InvalidAddressSpace = 717,

@@ -58,6 +58,7 @@ LoadResult load_program(std::vector<ptx::Module> modules, DeviceMemory& memory);
 // Kernels and variables of a loaded program.
 const std::vector<KernelInfo>& kernels(const LoadedProgram& p);
 const KernelInfo* find_kernel(const LoadedProgram& p, const std::string& name);
+bool calls_printf(const LoadedProgram& p);  // some function calls vprintf
 std::optional<VariableInfo> find_variable(const LoadedProgram& p, const std::string& name);
 // Releases the program's variables from memory (module unload).
 void unload_program(LoadedProgram& p, DeviceMemory& memory);
@@ -103,7 +104,13 @@ struct ExecOptions {
   uint64_t watchdog_warp_instructions = 20'000'000'000ull;  // per launch; 0 = unlimited
   double watchdog_seconds = 60.0;       // wall-clock limit per launch; 0 = unlimited
   std::ostream* printf_out = nullptr;   // device printf destination (default stdout)
-  uint64_t local_bytes_per_thread = 64 * 1024;  // call stack + .local
+  // cudaLimitPrintfFifoSize: device printf records one launch may hold; the
+  // rest are dropped (exec/printf.cpp has the record size model).
+  uint64_t printf_fifo_bytes = 1ull << 20;
+  // Call stack per thread beyond the kernel's own .local frame (the larger of
+  // 64 KB and cudaLimitStackSize); the total is capped at the hardware's
+  // 512 KB per thread (ptx::kMaxLocalBytesPerThread).
+  uint64_t local_bytes_per_thread = 64 * 1024;
   uint32_t sm_count = 132;              // for %nsmid / %smid
   InstructionObserver* observer = nullptr;  // null = fast path
   const class TextureRegistry* textures = nullptr;  // texture/surface objects (exec/texture.h)
@@ -123,6 +130,7 @@ struct Fault {
 
 struct LaunchResult {
   Status status = Status::Success;
+  std::string error;  // why a launch was refused (status set, no fault)
   std::optional<Fault> fault;
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;

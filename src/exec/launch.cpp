@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "exec/warp.h"
+#include "ptx/parser.h"
 
 namespace softgpu::exec {
 namespace {
@@ -118,7 +119,8 @@ void run_group(LaunchState& L, const std::vector<uint32_t>& clusters) {
                        c.id.z * cd.z + cta.cluster_ctaid.z};
       cta.linear = cta.ctaid.x + L.grid.x * (cta.ctaid.y + L.grid.y * cta.ctaid.z);
       cta.nthreads = uint32_t(L.block.count());
-      cta.shared.assign(L.shared_bytes, std::byte{0});
+      cta.shared.assign(L.reserved_smem ? L.reserved_smem + program::kReservedSmemBytes : L.shared_bytes,
+                        std::byte{0});
       c.ctas.push_back(&cta);
       const uint32_t nwarps = (cta.nthreads + kWarpSize - 1) / kWarpSize;
       for (uint32_t w = 0; w < nwarps; ++w)
@@ -251,8 +253,22 @@ LaunchResult launch(const LoadedProgram& lp, const std::string& kernel, const La
   L.kernel_index = it->second;
   L.grid = cfg.grid;
   L.block = cfg.block;
+  // Local memory: the kernel's frame as declared, plus the call stack; a
+  // frame beyond what a thread may have never launches.
+  if (fn.local_bytes > ptx::kMaxLocalBytesPerThread) {
+    res.status = Status::LaunchOutOfResources;
+    const bool saturated = fn.local_bytes >= 0xffff'0000u;  // the decoder's cap (4 GB and more)
+    res.error = fmt::format("kernel '{}' needs {}{} bytes of local memory per thread, more than the {} a thread may have",
+                            fn.name, saturated ? "over " : "", fn.local_bytes, ptx::kMaxLocalBytesPerThread);
+    return res;
+  }
+  L.local_limit = uint32_t(std::min<uint64_t>(ptx::kMaxLocalBytesPerThread, fn.local_bytes + opts.local_bytes_per_thread));
   L.dynamic_shared = cfg.dynamic_shared_bytes;
   L.shared_bytes = lp.prog.dynamic_shared_offset + cfg.dynamic_shared_bytes;
+  // The reserved shared memory exists only where a kernel asks for it, so
+  // that overruns of the block's own shared memory still fault elsewhere.
+  for (const auto& f : lp.prog.functions)
+    if (f.uses_reserved_smem) L.reserved_smem = std::max<uint32_t>((L.shared_bytes + 127) / 128 * 128, 128);
   L.opts = &opts;
   L.memory = &memory;
   L.start = std::chrono::steady_clock::now();

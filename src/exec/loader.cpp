@@ -156,6 +156,12 @@ LoadResult load_program(std::vector<ptx::Module> modules, DeviceMemory& memory) 
 
 const std::vector<KernelInfo>& kernels(const LoadedProgram& p) { return p.kernels; }
 
+bool calls_printf(const LoadedProgram& p) {
+  for (const auto& f : p.prog.functions)
+    if (f.builtin == program::Function::Builtin::Vprintf) return true;
+  return false;
+}
+
 const KernelInfo* find_kernel(const LoadedProgram& p, const std::string& name) {
   for (const auto& k : p.kernels)
     if (k.name == name) return &k;

@@ -14,25 +14,51 @@ namespace {
 constexpr size_t kMaxFormat = 4096;
 constexpr size_t kMaxString = 4096;
 
+// A printf call's record in the FIFO (cudaLimitPrintfFifoSize, 1 MB by
+// default): the driver's layout is not documented, so this models it as a
+// 16-byte header (format string address and bookkeeping) plus one 8-byte slot
+// per argument (arguments travel promoted: int padded, float as double).
+// A record that does not fit is dropped with the rest of that launch's output.
+constexpr uint64_t kPrintfRecordHeader = 16;
+constexpr uint64_t kPrintfArgSlot = 8;
+
 }  // namespace
 
+// Reads a NUL-terminated string from device memory, one checked byte at a time.
+bool Warp::read_cstring(uint64_t addr, size_t limit, uint32_t lane, std::string& out) {
+  for (size_t i = 0; i < limit; ++i) {
+    std::byte* p = translate(ptx::Space::Generic, addr + i, 1, lane, false);
+    if (!p) return false;
+    char c = char(*p);
+    if (!c) return true;
+    out.push_back(c);
+  }
+  return true;
+}
+
+// The format of a device assert on hardware (and in the CUDA programming
+// guide's assert example):
+//   FILE:LINE: FUNCTION: block: [x,y,z], thread: [x,y,z] Assertion `EXPR` failed.
+std::string Warp::assert_line(uint64_t msg, uint64_t file, uint32_t line, uint64_t func, uint32_t lane) {
+  std::string m, f, fn;
+  if (!read_cstring(msg, kMaxString, lane, m) || !read_cstring(file, kMaxString, lane, f) ||
+      !read_cstring(func, kMaxString, lane, fn))
+    return {};
+  return fmt::format("{}:{}: {}: block: [{},{},{}], thread: [{},{},{}] Assertion `{}` failed.\n", f, line, fn,
+                     cta_.ctaid.x, cta_.ctaid.y, cta_.ctaid.z, tid_[0][lane], tid_[1][lane], tid_[2][lane], m);
+}
+
 void Warp::device_printf(uint64_t fmt_addr, uint64_t args_addr, uint32_t lane) {
-  // Reads a NUL-terminated string from device memory, one checked byte at a time.
   auto read_string = [&](uint64_t addr, size_t limit, std::string& out) -> bool {
-    for (size_t i = 0; i < limit; ++i) {
-      std::byte* p = translate(ptx::Space::Generic, addr + i, 1, lane, false);
-      if (!p) return false;
-      char c = char(*p);
-      if (!c) return true;
-      out.push_back(c);
-    }
-    return true;
+    return read_cstring(addr, limit, lane, out);
   };
   std::string fmt_str;
   if (!read_string(fmt_addr, kMaxFormat, fmt_str)) return;
   std::string out;
   uint64_t arg_off = 0;
+  uint64_t nargs = 0;
   auto read_arg = [&](uint32_t size, uint64_t& v) -> bool {
+    ++nargs;
     arg_off = (arg_off + size - 1) / size * size;
     std::byte* p = translate(ptx::Space::Generic, args_addr + arg_off, size, lane, false);
     if (!p) return false;
@@ -112,7 +138,13 @@ void Warp::device_printf(uint64_t fmt_addr, uint64_t args_addr, uint32_t lane) {
     if (n > 0) out.append(buf, size_t(std::min<int>(n, int(sizeof buf) - 1)));
     i = j;
   }
+  const uint64_t record = kPrintfRecordHeader + kPrintfArgSlot * nargs;
   std::lock_guard lock(L_.mu);
+  if (L_.printf_fifo_used + record > L_.opts->printf_fifo_bytes) {
+    L_.printf_fifo_used = L_.opts->printf_fifo_bytes;  // full: later, smaller records are dropped too
+    return;
+  }
+  L_.printf_fifo_used += record;
   L_.printf_buffer += out;
 }
 

@@ -32,6 +32,7 @@ Warp::Warp(LaunchState& L, Cta& cta, uint32_t warp_id, uint32_t nlanes)
     tid_[2][l] = t / (bx * by);
   }
   push_frame(L.kernel_index, valid_, 0);
+  if (frames_.empty()) state = WarpState::Done;  // the frame did not fit (fault reported)
 }
 
 void Warp::push_frame(uint32_t fn_index, uint32_t mask, uint32_t call_site) {
@@ -47,26 +48,25 @@ void Warp::push_frame(uint32_t fn_index, uint32_t mask, uint32_t call_site) {
     const Function& pf = L_.lp->prog.functions[p.fn];
     fr.reg_base = p.reg_base + pf.num_regs;
     fr.pred_base = p.pred_base + pf.num_preds;
-    // Above the caller's frame and anything it allocated with alloca.
-    fr.local_base = std::max<uint32_t>(p.local_base + pf.local_bytes, local_top_);
+    // Above the caller's frame and anything it allocated with alloca, and a
+    // call's return state, so that even frames without .local use stack.
+    fr.local_base = std::max<uint32_t>(p.local_base + pf.local_bytes, local_top_) + kCallFrameBytes;
     fr.param_base = p.param_base + pf.param_bytes * kWarpSize;
   }
   fr.simt_base = uint32_t(simt_.size());
   regs_.resize(size_t(fr.reg_base + f.num_regs) * kWarpSize);
   preds_.resize(fr.pred_base + f.num_preds);
   params_.resize(fr.param_base + size_t(f.param_bytes) * kWarpSize);
-  uint32_t top = fr.local_base + f.local_bytes;
-  if (top > L_.opts->local_bytes_per_thread) {
-    fault(Status::LaunchOutOfResources, uint32_t(std::countr_zero(mask)), 0,
-          fmt::format("call stack overflow in '{}': {} bytes of local memory per thread exceed the limit of {}",
-                      f.name, top, L_.opts->local_bytes_per_thread));
+  const uint64_t top = uint64_t(fr.local_base) + f.local_bytes;
+  if (top > L_.local_limit) {
+    // A GPU reports a stack overflow as cudaErrorHardwareStackError.
+    fault(Status::HardwareStackError, uint32_t(std::countr_zero(mask)), 0,
+          fmt::format("call stack overflow in '{}': {} bytes of local memory per thread exceed the stack of {}",
+                      f.name, top, L_.local_limit));
     return;
   }
-  if (top > local_top_) {
-    for (uint32_t l = 0; l < kWarpSize; ++l)
-      if (valid_ >> l & 1) local_[l].resize(top);
-  }
-  local_top_ = top;
+  // Lanes' local memory grows when touched (translate), not here.
+  local_top_ = uint32_t(top);
   frames_.push_back(fr);
   frame_ = &frames_.back();
   fn_ = &f;
@@ -77,7 +77,12 @@ void Warp::push_frame(uint32_t fn_index, uint32_t mask, uint32_t call_site) {
 void Warp::pop_frame() {
   Frame done = frames_.back();
   frames_.pop_back();
-  if (frames_.empty()) { state = WarpState::Done; frame_ = nullptr; return; }
+  if (frames_.empty()) {
+    state = WarpState::Done;
+    frame_ = nullptr;
+    for (auto& m : local_) std::vector<std::byte>().swap(m);  // done: give the host its memory back
+    return;
+  }
   frame_ = &frames_.back();
   fn_ = &L_.lp->prog.functions[frame_->fn];
   fns_ = &L_.lp->fns[frame_->fn];
@@ -317,6 +322,17 @@ void Warp::exec_builtin(const Function& callee, const Inst& in, uint32_t mask) {
                 fmt::format("free() of address 0x{:x}, which is not a live block from device malloc", p));
       });
       break;
+    case Function::Builtin::Assertfail: {
+      // __assertfail(message, file, line, function, charSize): every failing
+      // lane prints its line, then the launch stops with cudaErrorAssert.
+      std::string lines;
+      for_lanes(mask, [&](uint32_t l) {
+        if (!faulted_) lines += assert_line(arg(0, l), arg(1, l), uint32_t(arg(2, l)), arg(3, l), l);
+      });
+      if (!faulted_)
+        fault(Status::AssertTriggered, uint32_t(std::countr_zero(mask)), 0, "device-side assert triggered", lines);
+      break;
+    }
     default:
       break;
   }
@@ -458,6 +474,10 @@ uint64_t Warp::sreg(Sreg s, uint32_t lane) const {
     case Sreg::LanemaskGe: return ~((1u << lane) - 1);
     case Sreg::DynamicSmemSize: return L.dynamic_shared;
     case Sreg::TotalSmemSize: return L.shared_bytes;
+    case Sreg::ReservedSmemBegin: case Sreg::ReservedSmem0: return L.reserved_smem;
+    case Sreg::ReservedSmem1: return L.reserved_smem + program::kReservedSmemBytes / 2;
+    case Sreg::ReservedSmemEnd: return L.reserved_smem + program::kReservedSmemBytes;
+    case Sreg::ReservedSmemCap: return program::kReservedSmemBytes;
     case Sreg::ClusterCtarank: return cta_.cluster_rank;
     case Sreg::ClusterNctarank: return L.cluster.count();
     case Sreg::ClusterNctaidX: return L.cluster.x;
@@ -505,8 +525,10 @@ std::byte* Warp::translate(Space space, uint64_t addr, uint32_t size, uint32_t l
   const char* what = write ? "write" : "read";
   if (size > 1 && (addr & (std::min<uint32_t>(size, 16) - 1))) {
     fault(Status::MisalignedAddress, lane, addr,
-          fmt::format("misaligned {}-byte {} of {} memory", size, what,
-                      space == Space::Shared ? "shared" : space == Space::Local ? "local" : "global"));
+          space == Space::Shared || space == Space::Local
+              ? fmt::format("misaligned {}-byte {} of {} memory at offset {}", size, what,
+                            space == Space::Shared ? "shared" : "local", addr)
+              : fmt::format("misaligned {}-byte {} of global memory at address 0x{:x}", size, what, addr));
     return nullptr;
   }
   switch (space) {
@@ -533,14 +555,19 @@ std::byte* Warp::translate(Space space, uint64_t addr, uint32_t size, uint32_t l
       }
       return target->shared.data() + addr;
     }
-    case Space::Local:
+    case Space::Local: {
       if (addr + size > local_top_ || addr + size < addr) {
         fault(Status::IllegalAddress, lane, addr,
               fmt::format("out-of-bounds {}-byte {} of local memory at offset {} ({} bytes in use)", size, what,
                           addr, local_top_));
         return nullptr;
       }
-      return local_[lane].data() + addr;
+      // Grown on first touch (zeroed), in 4 KB steps, so that host memory
+      // follows what threads use rather than what their frames declare.
+      std::vector<std::byte>& mem = local_[lane];
+      if (addr + size > mem.size()) mem.resize(std::min<uint64_t>((addr + size + 4095) / 4096 * 4096, local_top_));
+      return mem.data() + addr;
+    }
     default: {
       if (in_cached_global(addr, size, write)) return reinterpret_cast<std::byte*>(addr);
       auto unmapped = [&] {
@@ -592,7 +619,7 @@ std::byte* Warp::param_ptr(uint32_t lane, uint64_t offset, uint32_t size) {
   return &params_[frame_->param_base + size_t(lane) * fn_->param_bytes + offset];
 }
 
-void Warp::fault(Status s, uint32_t lane, uint64_t addr, const std::string& what) {
+void Warp::fault(Status s, uint32_t lane, uint64_t addr, const std::string& what, const std::string& preamble) {
   faulted_ = true;
   Fault f;
   f.status = s;
@@ -607,7 +634,7 @@ void Warp::fault(Status s, uint32_t lane, uint64_t addr, const std::string& what
     in = &fn_->code[pc];
   f.ptx_line = in ? in->line : 0;
   f.address = addr;
-  f.message = fmt::format("softgpu: kernel '{}' block ({},{},{}) thread ({},{},{}): {}{}{}", f.kernel, f.block.x,
+  f.message = preamble + fmt::format("softgpu: kernel '{}' block ({},{},{}) thread ({},{},{}): {}{}{}", f.kernel, f.block.x,
                           f.block.y, f.block.z, f.thread.x, f.thread.y, f.thread.z, what,
                           in ? fmt::format(" in '{}' at PTX line {}", in->text(), in->line) : "",
                           fn_ && fn_ != L_.kernel ? fmt::format(" (function '{}')", fn_->name) : "");
@@ -621,14 +648,12 @@ uint64_t Warp::stack_alloc(uint64_t bytes, uint64_t align, uint32_t lane) {
   }
   const uint64_t base = (uint64_t(local_top_) + align - 1) & ~(align - 1);
   const uint64_t top = base + bytes;
-  if (bytes > L_.opts->local_bytes_per_thread || top > L_.opts->local_bytes_per_thread) {
-    fault(Status::LaunchOutOfResources, lane, 0,
+  if (bytes > L_.local_limit || top > L_.local_limit) {
+    fault(Status::HardwareStackError, lane, 0,
           fmt::format("alloca of {} bytes overflows the stack: the limit is {} bytes of local memory per thread",
-                      bytes, L_.opts->local_bytes_per_thread));
+                      bytes, L_.local_limit));
     return UINT64_MAX;
   }
-  for (uint32_t l = 0; l < kWarpSize; ++l)
-    if (valid_ >> l & 1 && local_[l].size() < top) local_[l].resize(top);
   local_top_ = uint32_t(top);
   return base;
 }

@@ -37,6 +37,9 @@ class LoadedProgram {
 };
 
 // Everything the CTAs of one launch share.
+// Stack a call uses besides its .local frame (return address, saved state).
+inline constexpr uint32_t kCallFrameBytes = 16;
+
 struct LaunchState {
   const LoadedProgram* lp = nullptr;
   const Function* kernel = nullptr;
@@ -44,6 +47,8 @@ struct LaunchState {
   Dim3 grid, block;
   uint32_t dynamic_shared = 0;
   uint32_t shared_bytes = 0;  // per CTA: static layout + dynamic
+  uint32_t local_limit = 0;   // local memory per thread: kernel frame + call stack (<= 512 KB)
+  uint32_t reserved_smem = 0; // offset of the reserved region after them (0: none, see program.h)
   const std::byte* params = nullptr;  // kernel parameter buffer
   uint64_t params_addr = 0;           // its address (registered for generic loads)
   // Global memory a kernel may reach: the arena's mapped chunks, and the
@@ -59,6 +64,7 @@ struct LaunchState {
   std::mutex mu;  // guards fault and printf
   std::optional<Fault> fault;
   std::string printf_buffer;
+  uint64_t printf_fifo_used = 0;  // bytes of printf records so far (see printf.cpp)
   DeviceMemory* memory = nullptr;
   Dim3 cluster;                  // cluster shape (1x1x1 when the launch has none)
   bool explicit_cluster = false;
@@ -186,7 +192,8 @@ class Warp {
   std::byte* param_ptr(uint32_t lane, uint64_t offset, uint32_t size);
 
   // ---- faults ----
-  void fault(Status s, uint32_t lane, uint64_t addr, const std::string& what);
+  // `preamble` goes before the report (a device assert's own lines).
+  void fault(Status s, uint32_t lane, uint64_t addr, const std::string& what, const std::string& preamble = {});
   bool faulted() const { return faulted_; }
 
   // ---- identity ----
@@ -209,6 +216,11 @@ class Warp {
 
   // Device printf: formats one lane's vprintf call into the launch buffer.
   void device_printf(uint64_t fmt_addr, uint64_t args_addr, uint32_t lane);
+  // Device assert (__assertfail): the line hardware prints for one failing
+  // lane, or empty after reporting a fault reading its strings.
+  std::string assert_line(uint64_t msg, uint64_t file, uint32_t line, uint64_t func, uint32_t lane);
+  // A NUL-terminated device string (at most `limit` bytes); false after a fault.
+  bool read_cstring(uint64_t addr, size_t limit, uint32_t lane, std::string& out);
 
  private:
   void push_frame(uint32_t fn_index, uint32_t mask, uint32_t call_site);

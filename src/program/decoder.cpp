@@ -51,7 +51,11 @@ const std::map<std::string, Sreg, std::less<>>& sreg_names() {
         {"%cluster_ctaid.x", Sreg::ClusterCtaidX}, {"%cluster_ctaid.y", Sreg::ClusterCtaidY},
         {"%cluster_ctaid.z", Sreg::ClusterCtaidZ}, {"%cluster_nctaid.x", Sreg::ClusterNctaidX},
         {"%cluster_nctaid.y", Sreg::ClusterNctaidY}, {"%cluster_nctaid.z", Sreg::ClusterNctaidZ},
-        {"%is_explicit_cluster", Sreg::IsExplicitCluster}};
+        {"%is_explicit_cluster", Sreg::IsExplicitCluster},
+        {"%reserved_smem_offset_begin", Sreg::ReservedSmemBegin},
+        {"%reserved_smem_offset_end", Sreg::ReservedSmemEnd},
+        {"%reserved_smem_offset_cap", Sreg::ReservedSmemCap},
+        {"%reserved_smem_offset_0", Sreg::ReservedSmem0}, {"%reserved_smem_offset_1", Sreg::ReservedSmem1}};
     for (int i = 0; i < 32; ++i) r[fmt::format("%envreg{}", i)] = Sreg(uint8_t(Sreg::Envreg0) + i);
     return r;
   }();
@@ -253,7 +257,8 @@ class FunctionDecoder {
       case Space::Local: {
         local_cursor_ = align_up(local_cursor_, decl_align(d));
         scope[d.name] = Sym{Sym::Kind::Local, local_cursor_, 1};
-        local_cursor_ += uint32_t(decl_bytes(d));
+        // Saturates: a frame past 4 GB must still read as too big at launch.
+        local_cursor_ = uint32_t(std::min<uint64_t>(uint64_t(local_cursor_) + decl_bytes(d), 0xffff'0000u));
         break;
       }
       case Space::Shared: {
@@ -346,7 +351,9 @@ class FunctionDecoder {
       case ptx::Operand::Kind::Register:
       case ptx::Operand::Kind::Symbol: {
         if (auto sr = sreg_names().find(a.name); sr != sreg_names().end()) {
-          o.kind = OK::Sreg; o.sreg = sr->second; return o;
+          o.kind = OK::Sreg; o.sreg = sr->second;
+          if (o.sreg >= Sreg::ReservedSmemBegin && o.sreg <= Sreg::ReservedSmem1) out_.uses_reserved_smem = true;
+          return o;
         }
         uint32_t idx = 0;
         if (const Sym* s = lookup(a.name, &idx)) {
@@ -583,6 +590,7 @@ bool decode(const DecodeInput& in, Program& out, std::vector<ptx::Diagnostic>& d
       if (fn.name == "vprintf") f.builtin = Function::Builtin::Vprintf;
       else if (fn.name == "malloc") f.builtin = Function::Builtin::Malloc;
       else if (fn.name == "free") f.builtin = Function::Builtin::Free;
+      else if (fn.name == "__assertfail") f.builtin = Function::Builtin::Assertfail;
     }
     for (const auto& [k, v] : fn.directives) {
       if ((k == "maxntid" || k == "reqntid") && !v.empty()) {

@@ -36,6 +36,8 @@ enum class Sreg : uint8_t {
   ClusterCtarank, ClusterNctarank, ClusterIdX, ClusterIdY, ClusterIdZ, NclusterIdX, NclusterIdY,
   NclusterIdZ, ClusterCtaidX, ClusterCtaidY, ClusterCtaidZ, ClusterNctaidX, ClusterNctaidY,
   ClusterNctaidZ, IsExplicitCluster,
+  // The shared memory CUDA reserves per block (sm_80+): begin, end, cap, _0, _1.
+  ReservedSmemBegin, ReservedSmemEnd, ReservedSmemCap, ReservedSmem0, ReservedSmem1,
   Envreg0,  // Envreg0 + n for %envreg<n>, n < 32
   Count_ = Envreg0 + 32,
 };
@@ -137,8 +139,8 @@ inline constexpr uint32_t kPredSlot = 0x8000'0000u;
 struct Function {
   std::string name;
   bool is_entry = false;
-  bool is_extern = false;      // declared only (resolved at link; vprintf/malloc/free are built in)
-  enum class Builtin : uint8_t { None, Vprintf, Malloc, Free } builtin = Builtin::None;
+  bool is_extern = false;      // declared only (resolved at link; vprintf/malloc/free/__assertfail are built in)
+  enum class Builtin : uint8_t { None, Vprintf, Malloc, Free, Assertfail } builtin = Builtin::None;
   std::vector<Inst> code;      // pc = index; code.size() is the exit sentinel
   std::vector<Operand> vec_operands;
   std::vector<CallSite> calls;
@@ -157,6 +159,7 @@ struct Function {
   uint32_t max_threads = 0;    // .maxntid/.reqntid product
   uint32_t cluster_dims[3] = {0, 0, 0};  // .reqnctapercluster (0 = none)
   bool explicit_cluster = false;         // .explicitcluster
+  bool uses_reserved_smem = false;       // reads a %reserved_smem_offset_* register
   uint32_t line = 0;
   uint32_t own_shared_bytes = 0;              // .shared declared inside this function
   std::vector<std::string> module_shared_refs;  // module-scope .shared variables it names
@@ -164,6 +167,12 @@ struct Function {
 };
 
 // All functions of all loaded modules, linked.
+// The reserved shared memory region (%reserved_smem_offset_*): 1 KB per
+// block from sm_80 on (CUDA programming guide, "Shared Memory"; configs'
+// reserved_shared_memory_per_block). The executor places it after the
+// block's own shared memory, in two halves named by _0 and _1.
+inline constexpr uint32_t kReservedSmemBytes = 1024;
+
 struct Program {
   std::vector<Function> functions;
   std::unordered_map<std::string, uint32_t> function_index;

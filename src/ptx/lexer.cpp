@@ -3,6 +3,7 @@
 #include <bit>
 #include <charconv>
 #include <cstring>
+#include <optional>
 #include <string>
 
 namespace softgpu::ptx {
@@ -31,6 +32,15 @@ class Lexer {
       skip_space();
       Token t;
       t.loc = loc();
+      if (i_ >= s_.size() && open_comment_) {
+        // An unterminated "/*" ran to the end: one Error token where it began.
+        t.kind = Tok::Error;
+        t.loc = *open_comment_;
+        t.text = s_.substr(open_comment_offset_, 2);
+        open_comment_.reset();
+        out.push_back(t);
+        continue;
+      }
       if (i_ >= s_.size()) {
         t.kind = Tok::Eof;
         out.push_back(t);
@@ -87,13 +97,20 @@ class Lexer {
       } else if (c == '/' && i_ + 1 < s_.size() && s_[i_ + 1] == '/') {
         while (i_ < s_.size() && s_[i_] != '\n') ++i_;
       } else if (c == '/' && i_ + 1 < s_.size() && s_[i_ + 1] == '*') {
-        // An unterminated comment runs to the end of the text.
+        // An unterminated comment runs to the end of the text (reported there).
+        SourceLoc at = loc();
+        size_t at_offset = i_;
         i_ += 2;
         while (i_ < s_.size() && !(s_[i_] == '*' && i_ + 1 < s_.size() && s_[i_ + 1] == '/')) {
           ++i_;
           if (s_[i_ - 1] == '\n') newline();
         }
-        if (i_ < s_.size()) i_ += 2;
+        if (i_ < s_.size()) {
+          i_ += 2;
+        } else {
+          open_comment_ = at;
+          open_comment_offset_ = at_offset;
+        }
       } else {
         return;
       }
@@ -207,6 +224,8 @@ class Lexer {
   size_t i_ = 0;
   uint32_t line_ = 1;
   size_t line_start_ = 0;
+  std::optional<SourceLoc> open_comment_;
+  size_t open_comment_offset_ = 0;
 };
 
 }  // namespace

@@ -59,8 +59,11 @@ std::string quote(std::string_view s) {
   return out;
 }
 
-Parser::Parser(std::string_view text, std::string filename, size_t max_errors)
-    : text_(text), toks_(lex(text)), max_errors_(std::max<size_t>(max_errors, 1)) {
+Parser::Parser(std::string_view text, std::string filename, const ParseOptions& options)
+    : text_(text),
+      toks_(lex(text)),
+      max_errors_(std::max<size_t>(options.max_errors, 1)),
+      check_local_limit_(options.check_local_limit) {
   mod_.filename = std::move(filename);
 }
 
@@ -110,6 +113,9 @@ std::string Parser::describe(const Token& t) const {
   switch (t.kind) {
     case Tok::Eof: return "end of file";
     case Tok::String: return "a string";
+    case Tok::Error:
+      if (t.text == "/*") return "an unterminated '/*' comment";
+      [[fallthrough]];
     default: return fmt::format("'{}'", quote(t.text));
   }
 }
@@ -139,7 +145,9 @@ void Parser::error_at(const Token& t, std::string msg) {
 
 void Parser::unexpected(std::string_view expected) {
   const Token& t = peek();
-  if (t.kind == Tok::Error)
+  if (t.kind == Tok::Error && t.text == "/*")
+    error_at(t, "unterminated comment: '/*' has no closing '*/'");
+  else if (t.kind == Tok::Error)
     error_at(t, fmt::format("invalid token '{}'", quote(t.text)));
   else
     error_at(t, fmt::format("expected {}, found {}", expected, describe(t)));
@@ -179,11 +187,19 @@ bool Parser::skip_braces() {
 }
 
 ParseResult Parser::run() {
+  if (at_eof()) error({1, 1}, "empty file: a PTX module starts with a .version directive");
   while (!stopped_ && !at_eof()) {
     size_t before = pos_;
     parse_module_item();
     if (pos_ == before && !at_eof()) next();  // guarantee progress
   }
+  // Function checks run after each body, so put everything in source order;
+  // a final "too many errors" note stays last.
+  auto last = diags_.end();
+  if (!diags_.empty() && diags_.back().severity == Severity::Note) --last;
+  std::stable_sort(diags_.begin(), last, [](const Diagnostic& a, const Diagnostic& b) {
+    return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
+  });
   ParseResult r;
   r.diagnostics = std::move(diags_);
   if (errors_ == 0) r.module = std::move(mod_);
@@ -405,7 +421,7 @@ void Parser::parse_function(Linkage linkage) {
     return sync_module();
   }
   f.body.emplace();
-  parse_block(*f.body, 1);
+  if (parse_block(*f.body, 1)) check_function(f);
   mod_.functions.push_back(std::move(f));
 }
 
@@ -462,6 +478,9 @@ bool Parser::parse_decl_head(VarDecl& d, bool is_param) {
       (d.is_ptr ? d.ptr_align : d.align) = a;
     } else if (s == ".v2" || s == ".v4" || s == ".v8") {
       d.vector = uint32_t(s[2] - '0');
+    } else if (s == ".v3") {
+      error_at(t, kNoV3);
+      return false;
     } else if (type_of(s, ty)) {
       if (have_type) {
         error_at(t, "more than one type in declaration");
@@ -636,7 +655,13 @@ bool Parser::parse_var_decls(Space space, std::vector<VarDecl>& out) {
 }  // namespace detail
 
 ParseResult parse(std::string_view text, std::string filename, size_t max_errors) {
-  return detail::Parser(text, std::move(filename), max_errors).run();
+  ParseOptions o;
+  o.max_errors = max_errors;
+  return detail::Parser(text, std::move(filename), o).run();
+}
+
+ParseResult parse(std::string_view text, std::string filename, const ParseOptions& options) {
+  return detail::Parser(text, std::move(filename), options).run();
 }
 
 }  // namespace softgpu::ptx

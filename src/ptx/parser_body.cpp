@@ -140,6 +140,7 @@ bool Parser::parse_instruction(Instruction& in) {
     } while (accept_punct(','));
   }
   if (!expect_punct(';', "after instruction")) return false;
+  check_vector_modifiers(op, in);
   const auto& info = isa::info(*code);
   // The opcode table counts "[tex, {x, y}]" as separate operands (handle, coordinates).
   size_t n = 0;

@@ -14,10 +14,11 @@ namespace softgpu::ptx::detail {
 inline constexpr int kMaxBlockDepth = 64;      // nested "{ }" scopes in a body
 inline constexpr int kMaxInitDepth = 16;       // nested braces in an initializer
 inline constexpr uint32_t kMaxVector = 8;      // .v2/.v4/.v8
+inline constexpr const char* kNoV3 = "'.v3' is not a PTX vector: vectors have 2, 4 or 8 elements (pad three to .v4)";
 
 class Parser {
  public:
-  Parser(std::string_view text, std::string filename, size_t max_errors);
+  Parser(std::string_view text, std::string filename, const ParseOptions& options);
   ParseResult run();
 
  private:
@@ -75,10 +76,15 @@ class Parser {
   bool parse_address(Operand& op);
   bool parse_group(Operand& op, char open, char close);
 
+  // ---- checks on a parsed function (parser_checks.cpp)
+  void check_function(const Function& f);  // labels, shared/local sizes
+  void check_vector_modifiers(const Token& op, const Instruction& in);
+
   std::string_view text_;
   std::vector<Token> toks_;
   size_t pos_ = 0;
   size_t max_errors_;
+  bool check_local_limit_ = false;
   size_t errors_ = 0;
   bool stopped_ = false;
   Module mod_;

@@ -391,6 +391,7 @@ Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, s
   exec::ExecOptions eo = exec_options();
   if (auto it = limits_.find(Limit::MallocHeapSize); it != limits_.end()) eo.malloc_heap_bytes = it->second;
 
+  if (exec::calls_printf(*k->module->program)) printf_launched_ = true;
   exec::LaunchResult r;
   try {
     r = exec::launch(*k->module->program, k->name, cfg, *memory_, eo);
@@ -408,7 +409,8 @@ Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, s
     return Status::Success;
   }
   if (r.status != Status::Success) {
-    report(fmt::format("softgpu: launch of kernel '{}' failed: {}", k->name, status_name(r.status)));
+    report(r.error.empty() ? fmt::format("softgpu: launch of kernel '{}' failed: {}", k->name, status_name(r.status))
+                           : "softgpu: " + r.error);
     return finish(r.status);
   }
   return Status::Success;

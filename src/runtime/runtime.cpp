@@ -196,6 +196,10 @@ Status Runtime::set_limit(Limit limit, size_t value) {
   SOFTGPU_API_BEGIN(true);
   if (static_cast<int>(limit) < 0 || static_cast<int>(limit) > static_cast<int>(Limit::PersistingL2CacheSize))
     return finish(Status::NotSupported);
+  // "Setting cudaLimitPrintfFifoSize must be performed before launching any
+  // kernel that uses the printf() device system call, otherwise
+  // cudaErrorInvalidValue will be returned" (cudaDeviceSetLimit).
+  if (limit == Limit::PrintfFifoSize && printf_launched_) return finish(Status::InvalidValue);
   limits_[limit] = value;
   return Status::Success;
 }
@@ -242,6 +246,7 @@ exec::ExecOptions Runtime::exec_options() const {
   o.watchdog_seconds = opts_.watchdog_seconds;
   o.sm_count = gpu_.sm_count;
   o.textures = texture_registry(*this);
+  if (auto it = limits_.find(Limit::PrintfFifoSize); it != limits_.end()) o.printf_fifo_bytes = it->second;
   if (auto it = limits_.find(Limit::StackSize); it != limits_.end())
     o.local_bytes_per_thread = std::max<uint64_t>(o.local_bytes_per_thread, it->second);
   return o;
@@ -399,6 +404,7 @@ const char* status_name(Status s) {
     case Status::LaunchOutOfResources: return "too many resources requested for launch";
     case Status::LaunchTimeout: return "the launch timed out and was terminated";
     case Status::AssertTriggered: return "device-side assert triggered";
+    case Status::HardwareStackError: return "hardware stack error";
     case Status::MisalignedAddress: return "misaligned address";
     case Status::IllegalInstruction: return "an illegal instruction was encountered";
     case Status::LaunchFailure: return "unspecified launch failure";

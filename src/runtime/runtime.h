@@ -245,6 +245,7 @@ class Runtime {
   Status sticky_ = Status::Success;
   unsigned device_flags_ = 0;
   std::map<Limit, size_t> limits_;
+  bool printf_launched_ = false;  // a kernel that calls printf ran: the printf FIFO size is fixed
 
   std::deque<std::unique_ptr<Module>> modules_;
   std::unordered_map<const void*, std::unique_ptr<Kernel>> kernels_;  // by host stub

@@ -77,7 +77,9 @@ int cmd_check(const std::string& file) {
   std::stringstream ss;
   ss << in.rdbuf();
   std::string text = ss.str();
-  auto parsed = ptx::parse(text, file);
+  ptx::ParseOptions options;
+  options.check_local_limit = true;  // the launch would fail; say so here
+  auto parsed = ptx::parse(text, file, options);
   std::cerr << ptx::render(parsed.diagnostics, text);
   if (!parsed.module || ptx::has_errors(parsed.diagnostics)) {
     std::cout << fmt::format("{}: parse failed\n", file);

@@ -1,0 +1,147 @@
+// Checks on a whole parsed function that the grammar alone cannot make:
+// labels defined once and every branch target defined, static shared (and,
+// for `softgpu check`, local) memory within what the hardware provides, and
+// vector widths PTX allows on instructions.
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "ptx/parser_impl.h"
+
+namespace softgpu::ptx::detail {
+namespace {
+
+uint64_t type_bytes(Type t) {
+  switch (t) {
+    case Type::None: return 0;
+    case Type::Pred: case Type::B8: case Type::U8: case Type::S8: case Type::E4M3: case Type::E5M2: return 1;
+    case Type::B16: case Type::U16: case Type::S16: case Type::F16: case Type::BF16: case Type::E4M3x2:
+    case Type::E5M2x2: return 2;
+    case Type::B32: case Type::U32: case Type::S32: case Type::F32: case Type::TF32: case Type::F16x2:
+    case Type::BF16x2: return 4;
+    case Type::B64: case Type::U64: case Type::S64: case Type::F64: return 8;
+    case Type::B128: return 16;
+  }
+  return 0;
+}
+
+// Bytes a variable occupies, saturating instead of wrapping; "[]" counts 0
+// (an extern .shared array is sized at launch).
+uint64_t var_bytes(const VarDecl& d) {
+  constexpr uint64_t kCap = uint64_t(1) << 62;
+  uint64_t n = std::max<uint64_t>(type_bytes(d.type), 1) * std::max<uint32_t>(d.vector, 1);
+  for (const auto& dim : d.dims) {
+    uint64_t k = dim.value_or(0);
+    n = (k != 0 && n > kCap / k) ? kCap : n * k;
+  }
+  return n;
+}
+
+uint64_t align_to(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
+
+struct Walk {
+  std::unordered_map<std::string, SourceLoc> labels;         // every label kind, for duplicates
+  std::unordered_set<std::string> code_labels;               // plain labels: branch targets
+  std::vector<std::pair<std::string, SourceLoc>> targets;    // bra / .branchtargets uses
+  std::vector<std::pair<std::string, SourceLoc>> tables;     // brx.idx table names
+  std::vector<const Label*> dups;                            // second and later definitions
+  std::vector<const VarDecl*> shared, local;
+  std::unordered_set<std::string> symbols;                   // names used by instructions
+
+  void block(const Block& b) {
+    for (const auto& st : b.body) {
+      if (const auto* l = std::get_if<Label>(&st)) label(*l);
+      else if (const auto* in = std::get_if<Instruction>(&st)) instruction(*in);
+      else if (const auto* v = std::get_if<VarDecl>(&st)) {
+        if (v->space == Space::Shared) shared.push_back(v);
+        if (v->space == Space::Local) local.push_back(v);
+      } else if (const auto* inner = std::get_if<std::shared_ptr<Block>>(&st)) {
+        block(**inner);  // the parser bounds the nesting depth
+      }
+    }
+  }
+
+  void label(const Label& l) {
+    if (!labels.emplace(l.name, l.loc).second) dups.push_back(&l);
+    if (l.kind == Label::Kind::Plain) code_labels.insert(l.name);
+    if (l.kind == Label::Kind::BranchTargets)
+      for (const auto& t : l.targets) targets.emplace_back(t, l.loc);
+  }
+
+  void instruction(const Instruction& in) {
+    for (const auto& o : in.operands) {
+      if (o.kind == Operand::Kind::Symbol || (o.kind == Operand::Kind::Address && !o.base_is_register))
+        symbols.insert(o.name);
+    }
+    if (in.opcode == "bra" && in.operands.size() == 1 && in.operands[0].kind == Operand::Kind::Symbol)
+      targets.emplace_back(in.operands[0].name, in.operands[0].loc);
+    if (in.opcode == "brx" && in.operands.size() >= 2) {
+      const Operand& t = in.operands[1];
+      if (t.kind == Operand::Kind::Symbol) tables.emplace_back(t.name, t.loc);
+      if (t.kind == Operand::Kind::Vector || t.kind == Operand::Kind::List)
+        for (const auto& e : t.list)
+          if (e.kind == Operand::Kind::Symbol) targets.emplace_back(e.name, e.loc);
+    }
+  }
+};
+
+std::string loc_text(SourceLoc l) { return fmt::format("{}:{}", l.line, l.col); }
+
+}  // namespace
+
+void Parser::check_function(const Function& f) {
+  Walk w;
+  w.block(*f.body);
+  for (const Label* l : w.dups)
+    error(l->loc, fmt::format("duplicate label '{}' (first defined at {})", quote(l->name),
+                              loc_text(w.labels.at(l->name))));
+  for (const auto& [name, loc] : w.targets)
+    if (!w.code_labels.count(name)) error(loc, fmt::format("unknown label '{}'", quote(name)));
+  for (const auto& [name, loc] : w.tables) {
+    auto it = w.labels.find(name);
+    if (it == w.labels.end() || w.code_labels.count(name))
+      error(loc, fmt::format("'{}' is not a .branchtargets table", quote(name)));
+  }
+
+  // Static shared memory: the function's own variables and the module's
+  // .shared variables it names (ptxas: "uses too much shared data").
+  const char* kind = f.is_entry ? "entry function" : "function";
+  auto over = [&](const std::vector<const VarDecl*>& vars, uint64_t start, uint64_t limit, const char* what,
+                  const char* per) {
+    uint64_t total = start;
+    for (const VarDecl* v : vars) {
+      total = align_to(total, std::max<uint32_t>(v->align, 1)) + var_bytes(*v);
+      if (total > limit) {
+        error(v->loc, fmt::format("{} '{}' uses too much {} data (0x{:x} bytes, 0x{:x} max{})", kind,
+                                  quote(f.name), what, total, limit, per));
+        return;
+      }
+    }
+  };
+  uint64_t module_shared = 0;
+  for (const auto& g : mod_.globals)
+    if (g.space == Space::Shared && w.symbols.count(g.name))
+      module_shared = align_to(module_shared, std::max<uint32_t>(g.align, 1)) + var_bytes(g);
+  if (module_shared > kMaxStaticSharedBytes)
+    error(f.loc, fmt::format("{} '{}' uses too much shared data (0x{:x} bytes, 0x{:x} max)", kind, quote(f.name),
+                             module_shared, kMaxStaticSharedBytes));
+  else
+    over(w.shared, module_shared, kMaxStaticSharedBytes, "shared", "");
+  if (check_local_limit_) over(w.local, 0, kMaxLocalBytesPerThread, "local", " per thread");
+}
+
+// ".v3" is not a vector width PTX has (ld, st, mov, tex, ... take .v2/.v4/.v8).
+void Parser::check_vector_modifiers(const Token& op, const Instruction& in) {
+  size_t offset = in.opcode.size();
+  for (const auto& m : in.modifiers) {
+    if (m == ".v3") {
+      SourceLoc at{op.loc.line, op.loc.col + uint32_t(offset)};
+      error(at, kNoV3);
+    }
+    offset += m.size();
+  }
+}
+
+}  // namespace softgpu::ptx::detail

@@ -1,0 +1,96 @@
+// What `softgpu check` rejects beyond the grammar: the fixtures of
+// tests/ptx/invalid, each diagnostic's exact line:col and message (counted
+// by hand from the fixture text), all errors of a file in one run.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "ptx/parser.h"
+
+namespace softgpu::ptx {
+namespace {
+
+struct Want {
+  uint32_t line, col;
+  std::string message;
+};
+
+std::string fixture(const std::string& name) {
+  std::ifstream f(std::string(PTX_INVALID_DIR) + "/" + name);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+void expect_diags(const std::string& name, const std::vector<Want>& want, bool check_local = false) {
+  std::string text = fixture(name);
+  ParseOptions o;
+  o.check_local_limit = check_local;
+  auto r = parse(text, name, o);
+  EXPECT_FALSE(r.module.has_value());
+  std::string all = render(r.diagnostics, text);
+  ASSERT_EQ(r.diagnostics.size(), want.size()) << all;
+  for (size_t i = 0; i < want.size(); ++i) {
+    const auto& d = r.diagnostics[i];
+    EXPECT_EQ(d.severity, Severity::Error) << all;
+    EXPECT_EQ(d.loc.line, want[i].line) << all;
+    EXPECT_EQ(d.loc.col, want[i].col) << all;
+    EXPECT_EQ(d.message, want[i].message) << all;
+  }
+}
+
+const char* kEmpty = "empty file: a PTX module starts with a .version directive";
+const char* kComment = "unterminated comment: '/*' has no closing '*/'";
+const char* kV3 = "'.v3' is not a PTX vector: vectors have 2, 4 or 8 elements (pad three to .v4)";
+
+TEST(Checks, EmptyFile) {
+  expect_diags("empty.ptx", {{1, 1, kEmpty}});
+  expect_diags("comment_only.ptx", {{1, 1, kEmpty}});
+}
+
+TEST(Checks, UnterminatedComment) {
+  expect_diags("unterminated_comment.ptx", {{9, 1, kComment}});
+  // Inside a body the open block is reported too, after the comment.
+  expect_diags("unterminated_comment_in_body.ptx",
+               {{8, 18, kComment}, {8, 20, "unexpected end of file: '{' at line 6:1 is not closed"}});
+}
+
+TEST(Checks, LabelsDuplicateAndUndefinedWithOtherErrors) {
+  expect_diags("labels.ptx", {{15, 15, "unknown label '$L__BB0_9'"},
+                              {16, 1, "duplicate label '$L__BB0_1' (first defined at 13:1)"},
+                              {17, 18, "expected ';' after instruction"},
+                              {19, 1, "unknown label '$L__BB0_7'"}});
+}
+
+TEST(Checks, StaticSharedLimit) {
+  expect_diags("shared_limit.ptx",
+               {{21, 23, "entry function 'one_array' uses too much shared data (0xc350 bytes, 0xc000 max)"},
+                {28, 23, "entry function 'two_arrays' uses too much shared data (0xea60 bytes, 0xc000 max)"},
+                {35, 23, "entry function 'with_module_shared' uses too much shared data (0xc350 bytes, 0xc000 max)"}});
+}
+
+TEST(Checks, LocalLimitOnlyWhenAsked) {
+  expect_diags("local_limit.ptx",
+               {{16, 22, "entry function 'too_big' uses too much local data (0x927c0 bytes, 0x80000 max per thread)"}},
+               true);
+  // The runtime's load accepts it (a launch error later, as with ptxas).
+  std::string text = fixture("local_limit.ptx");
+  auto r = parse(text, "local_limit.ptx");
+  EXPECT_TRUE(r.module.has_value()) << render(r.diagnostics, text);
+}
+
+TEST(Checks, NoThreeElementVectors) {
+  expect_diags("vector3.ptx", {{7, 19, kV3}, {14, 7, kV3}, {16, 11, kV3}, {18, 11, kV3}});
+}
+
+TEST(Checks, LabelsAreScopedToTheirFunction) {
+  std::string t = ".version 9.0\n.target sm_80\n.address_size 64\n"
+                  ".visible .entry a()\n{\nL1:\n\tbra.uni L1;\n}\n"
+                  ".visible .entry b()\n{\nL1:\n\tbra.uni L1;\n}\n";
+  auto r = parse(t, "t.ptx");
+  EXPECT_TRUE(r.module.has_value()) << render(r.diagnostics, t);
+}
+
+}  // namespace
+}  // namespace softgpu::ptx
