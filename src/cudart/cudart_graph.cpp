@@ -253,10 +253,11 @@ cudaError_t cudaGraphClone(cudaGraph_t* pGraphClone, cudaGraph_t originalGraph) 
 
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags) {
   return call([&] {
-    // Auto-free-on-launch (1), upload (2), device launch (4), use priority (8):
-    // none changes synchronous execution, device launch is not modelled.
+    // Auto-free-on-launch (1, runtime/graph.cpp), upload (2), device launch
+    // (4), use priority (8): the others do not change synchronous execution,
+    // device launch is not modelled.
     if (flags & ~0xBull) return Status::InvalidValue;
-    return rt().graph_instantiate(vp(pGraphExec), graph);
+    return rt().graph_instantiate(vp(pGraphExec), graph, flags);
   });
 }
 

@@ -19,7 +19,7 @@ inline constexpr Status kGraphExecUpdateFailure = Status::GraphExecUpdateFailure
 
 // One node's work, with the numbering of cudaGraphNodeType.
 struct GraphNodeSpec {
-  enum Type : int { Kernel = 0, Memcpy = 1, Memset = 2, Host = 3, Empty = 5 } type = Empty;
+  enum Type : int { Kernel = 0, Memcpy = 1, Memset = 2, Host = 3, Empty = 5, MemAlloc = 10, MemFree = 11 } type = Empty;
   // Kernel: on input `args` (one pointer per parameter, as for a launch);
   // stored as the packed parameter bytes and each parameter's offset.
   const void* kernel = nullptr;
@@ -40,6 +40,9 @@ struct GraphNodeSpec {
   // Host.
   HostCallback fn = nullptr;
   void* user = nullptr;
+  // MemAlloc: `width` bytes from a pool described by `pool`; the node's
+  // address (fixed at creation) is `dst`. MemFree: frees `dst`.
+  PoolProps pool;
 };
 
 // Capture status, numbered as cudaStreamCaptureStatus.
