@@ -2,7 +2,14 @@
 // of nodes; an executable graph is a snapshot of it in a topological order.
 // Launching one replays the nodes through the ordinary Runtime calls
 // (launch, memcpy, memcpy_2d, memset), so a graph behaves exactly like the
-// same work issued to the stream one call after another.
+// same work issued to the stream one call after another. Memory alloc/free
+// nodes are replayed by graph_memory.cpp (see mempool.h).
+//
+// Capture: a capture sequence starts on its origin stream; another stream
+// joins it by waiting on an event recorded in it, and each member stream
+// keeps its own dependency set, so forks and joins through events become
+// graph edges. EndCapture on the origin requires every joined stream to have
+// been joined back (cudaErrorStreamCaptureUnjoined otherwise).
 #pragma once
 #include <cstdint>
 #include <vector>

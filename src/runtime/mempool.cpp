@@ -194,9 +194,7 @@ Status Runtime::mempool_create(void** out, const PoolProps& props) {
       if (props.location_id != 0) return finish(Status::InvalidValue);
       if (props.handle_types != 0) return finish(Status::NotSupported);  // IPC export is not modelled
       break;
-    case 3:  // host NUMA node: one node, 0
-      if (props.location_id != 0) return finish(Status::InvalidValue);
-      [[fallthrough]];
+    case 3: return finish(Status::NotSupported);  // host NUMA: the device reports no NUMA configuration
     case 2:  // host
       if (props.handle_types != 0) return finish(Status::InvalidValue);
       kind = MemKind::Pinned;

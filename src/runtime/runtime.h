@@ -89,7 +89,7 @@ struct MemPool;        // runtime/mempool.h
 struct PoolProps {
   int alloc_type = 1;     // cudaMemAllocationType: 1 pinned (the only one supported)
   int handle_types = 0;   // cudaMemAllocationHandleType: IPC is not modelled (0 only)
-  int location_type = 1;  // cudaMemLocationType: 1 device, 2 host, 3 host NUMA
+  int location_type = 1;  // cudaMemLocationType: 1 device, 2 host (3 host NUMA: not supported)
   int location_id = 0;
   size_t max_size = 0;    // 0: the device's capacity
 };

@@ -80,6 +80,8 @@ TEST_F(RuntimeTest, HostPoolAllocatesPinnedMemory) {
   props.location_type = 4;                                            // HostNumaCurrent
   void* bad = nullptr;
   EXPECT_EQ(rt.mempool_create(&bad, props), Status::InvalidValue);
+  props.location_type = 3;  // HostNuma: no NUMA configuration reported
+  EXPECT_EQ(rt.mempool_create(&bad, props), Status::NotSupported);
   props = PoolProps{};
   props.handle_types = 1;  // POSIX file descriptor: IPC is not modelled
   EXPECT_EQ(rt.mempool_create(&bad, props), Status::NotSupported);
