@@ -99,6 +99,7 @@ struct Runtime::GraphState {
   std::unordered_map<void*, std::unique_ptr<Exec>> execs;
   std::unordered_map<void*, std::shared_ptr<Capture>> captures;  // by member stream
   std::unordered_map<void*, CapturedEvent> events;              // recorded during a capture
+  std::unordered_map<void*, std::vector<void*>> info_deps;      // arrays handed out by stream_capture_info
   uint64_t next_capture_id = 1;
 };
 
@@ -500,7 +501,8 @@ Status Runtime::stream_end_capture(void* stream, void** graph) {
   return Status::Success;
 }
 
-Status Runtime::stream_capture_info(void* stream, CaptureStatus* status, uint64_t* id, void** graph) {
+Status Runtime::stream_capture_info(void* stream, CaptureStatus* status, uint64_t* id, void** graph,
+                                    void* const** deps, size_t* ndeps) {
   SOFTGPU_API_BEGIN(true);
   if (!status) return finish(Status::InvalidValue);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
@@ -513,6 +515,11 @@ Status Runtime::stream_capture_info(void* stream, CaptureStatus* status, uint64_
   *status = it->second->invalidated ? CaptureStatus::Invalidated : CaptureStatus::Active;
   if (id) *id = it->second->id;
   if (graph) *graph = it->second->graph;
+  std::vector<void*>& out = st.info_deps[stream];
+  const std::vector<Node*>& d = it->second->deps[stream];
+  out.assign(d.begin(), d.end());
+  if (deps) *deps = out.empty() ? nullptr : out.data();
+  if (ndeps) *ndeps = out.size();
   return Status::Success;
 }
 
@@ -639,7 +646,7 @@ std::optional<Status> Runtime::capture_malloc_async(void** out, size_t size, con
 // cudaFreeAsync during capture: a free node, for graph allocations only.
 std::optional<Status> Runtime::capture_free_async(void* p, void* stream) {
   SOFTGPU_CAPTURE_LOOKUP(stream);
-  if (!p) return Status::InvalidValue;
+  if (!p) return Status::Success;  // as outside capture: nothing to free, no node
   GraphNodeSpec spec;
   spec.type = GraphNodeSpec::MemFree;
   spec.dst = p;

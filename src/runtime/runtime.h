@@ -284,7 +284,10 @@ class Runtime {
   Status graph_launch(void* exec, void* stream);
   Status stream_begin_capture(void* stream, int mode);
   Status stream_end_capture(void* stream, void** graph);
-  Status stream_capture_info(void* stream, CaptureStatus* status, uint64_t* id, void** graph);
+  // deps (optional): the nodes the stream's next captured work will depend
+  // on; the array stays valid until the next capture call on the stream.
+  Status stream_capture_info(void* stream, CaptureStatus* status, uint64_t* id, void** graph,
+                             void* const** deps = nullptr, size_t* ndeps = nullptr);
 
  private:
   struct GraphState;
