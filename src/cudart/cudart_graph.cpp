@@ -79,16 +79,18 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCapture
     runtime::CaptureStatus st{};
     uint64_t id = 0;
     void* g = nullptr;
-    Status s = rt().stream_capture_info(stream, &st, &id, &g);
+    void* const* deps = nullptr;
+    size_t ndeps = 0;
+    Status s = rt().stream_capture_info(stream, &st, &id, &g, &deps, &ndeps);
     if (s != Status::Success) return s;
     *captureStatus_out = static_cast<cudaStreamCaptureStatus>(static_cast<int>(st));
     if (st == runtime::CaptureStatus::None) return Status::Success;  // other outputs undefined
     if (id_out) *id_out = id;
     if (graph_out) *graph_out = static_cast<cudaGraph_t>(g);
-    // The dependency set is not tracked per node for callers: report none.
-    if (dependencies_out) *dependencies_out = nullptr;
+    // Only default edges exist: no edge data.
+    if (dependencies_out) *dependencies_out = reinterpret_cast<const cudaGraphNode_t*>(deps);
     if (edgeData_out) *edgeData_out = nullptr;
-    if (numDependencies_out) *numDependencies_out = 0;
+    if (numDependencies_out) *numDependencies_out = ndeps;
     return Status::Success;
   });
 }
@@ -253,10 +255,11 @@ cudaError_t cudaGraphClone(cudaGraph_t* pGraphClone, cudaGraph_t originalGraph) 
 
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags) {
   return call([&] {
-    // Auto-free-on-launch (1), upload (2), device launch (4), use priority (8):
-    // none changes synchronous execution, device launch is not modelled.
+    // Auto-free-on-launch (1, runtime/graph.cpp), upload (2), device launch
+    // (4), use priority (8): the others do not change synchronous execution,
+    // device launch is not modelled.
     if (flags & ~0xBull) return Status::InvalidValue;
-    return rt().graph_instantiate(vp(pGraphExec), graph);
+    return rt().graph_instantiate(vp(pGraphExec), graph, flags);
   });
 }
 

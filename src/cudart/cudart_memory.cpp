@@ -30,8 +30,6 @@ cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void* symbol, const void* src, si
                                          enum cudaMemcpyKind kind, cudaStream_t stream);
 cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void* dst, const void* symbol, size_t count, size_t offset,
                                            enum cudaMemcpyKind kind, cudaStream_t stream);
-cudaError_t cudaMallocAsync_ptsz(void** devPtr, size_t size, cudaStream_t stream);
-cudaError_t cudaFreeAsync_ptsz(void* devPtr, cudaStream_t stream);
 cudaError_t cudaMemPrefetchAsync_ptsz(const void* devPtr, size_t count, struct cudaMemLocation location,
                                       unsigned int flags, cudaStream_t stream);
 cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream);
@@ -86,21 +84,7 @@ cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
   return call([&] { return rt().mem_get_info(free, total); });
 }
 
-// Stream-ordered allocation: the stream's earlier work is already done, so
-// allocating or freeing now is ordered correctly.
-cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) {
-  return call([&] {
-    if (Status s = rt().stream_check(stream); s != Status::Success) return s;
-    return rt().malloc(devPtr, size);
-  });
-}
-
-cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
-  return call([&] {
-    if (Status s = rt().stream_check(stream); s != Status::Success) return s;
-    return rt().free(devPtr);
-  });
-}
+// Stream-ordered allocation and memory pools: cudart_mempool.cpp.
 
 cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, struct cudaMemLocation, unsigned int,
                                  cudaStream_t stream) {
@@ -358,10 +342,6 @@ cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void* dst, const void* symbol, size_t
                                            enum cudaMemcpyKind kind, cudaStream_t stream) {
   return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, stream);
 }
-cudaError_t cudaMallocAsync_ptsz(void** devPtr, size_t size, cudaStream_t stream) {
-  return cudaMallocAsync(devPtr, size, stream);
-}
-cudaError_t cudaFreeAsync_ptsz(void* devPtr, cudaStream_t stream) { return cudaFreeAsync(devPtr, stream); }
 cudaError_t cudaMemPrefetchAsync_ptsz(const void* devPtr, size_t count, struct cudaMemLocation location,
                                       unsigned int flags, cudaStream_t stream) {
   return cudaMemPrefetchAsync(devPtr, count, location, flags, stream);

@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cstring>
 #include <iostream>
+#include <unordered_set>
 
 #include <fmt/core.h>
 
+#include "runtime/mempool.h"
 #include "runtime/runtime_internal.h"
 
 namespace softgpu::runtime {
@@ -23,18 +25,50 @@ struct Node {
 };
 struct Graph {
   std::vector<std::unique_ptr<Node>> nodes;
+  void* mem_exec = nullptr;  // the one executable graph of a graph with memory nodes
 };
 struct Exec {
   std::vector<GraphNodeSpec> order;          // topological order
   std::unordered_map<const Node*, size_t> index;  // graph node -> position in order
+  void* graph = nullptr;                     // instantiated from
+  bool auto_free = false;                    // cudaGraphInstantiateFlagAutoFreeOnLaunch
+  std::vector<uint64_t> allocs;              // addresses of its alloc nodes
 };
+// One capture sequence: the origin stream and every stream that joined it
+// by waiting on an event recorded in it.
 struct Capture {
   Graph* graph = nullptr;
   int mode = 0;  // cudaStreamCaptureMode
   uint64_t id = 0;
   bool invalidated = false;
-  Node* tail = nullptr;  // the last captured node: stream order is a chain
+  void* origin = nullptr;
+  // Per member stream: the nodes its next captured work depends on.
+  std::unordered_map<void*, std::vector<Node*>> deps;
 };
+// An event recorded on a capturing stream: the dependencies it stands for.
+struct CapturedEvent {
+  std::weak_ptr<Capture> capture;
+  std::vector<Node*> nodes;
+};
+
+bool is_mem_node(const GraphNodeSpec& s) {
+  return s.type == GraphNodeSpec::MemAlloc || s.type == GraphNodeSpec::MemFree;
+}
+uint64_t mem_addr(const GraphNodeSpec& s) { return reinterpret_cast<uint64_t>(s.dst); }
+
+// True if a node in `deps` or one of their ancestors is the alloc node of addr.
+bool alloc_precedes(const std::vector<Node*>& deps, uint64_t addr) {
+  std::vector<const Node*> todo(deps.begin(), deps.end());
+  std::unordered_set<const Node*> seen;
+  while (!todo.empty()) {
+    const Node* n = todo.back();
+    todo.pop_back();
+    if (!seen.insert(n).second) continue;
+    if (n->spec.type == GraphNodeSpec::MemAlloc && mem_addr(n->spec) == addr) return true;
+    todo.insert(todo.end(), n->deps.begin(), n->deps.end());
+  }
+  return false;
+}
 
 bool is_legacy(void* stream) { return stream == nullptr || stream == kLegacyStream; }
 
@@ -63,7 +97,9 @@ struct Runtime::GraphState {
   std::unordered_map<void*, std::unique_ptr<Graph>> graphs;
   std::unordered_map<void*, Node*> nodes;
   std::unordered_map<void*, std::unique_ptr<Exec>> execs;
-  std::unordered_map<void*, Capture> captures;  // by stream
+  std::unordered_map<void*, std::shared_ptr<Capture>> captures;  // by member stream
+  std::unordered_map<void*, CapturedEvent> events;              // recorded during a capture
+  std::unordered_map<void*, std::vector<void*>> info_deps;      // arrays handed out by stream_capture_info
   uint64_t next_capture_id = 1;
 };
 
@@ -111,8 +147,12 @@ Status Runtime::graph_destroy(void* graph) {
   auto it = st.graphs.find(graph);
   if (it == st.graphs.end()) return finish(Status::InvalidValue);
   for (auto& c : st.captures)
-    if (c.second.graph == graph) return finish(Status::InvalidValue);  // still being captured into
-  for (auto& n : it->second->nodes) st.nodes.erase(n.get());
+    if (c.second->graph == graph) return finish(Status::InvalidValue);  // still being captured into
+  for (auto& n : it->second->nodes) {
+    if (n->spec.type == GraphNodeSpec::MemAlloc) graph_mem_release(mem_addr(n->spec), graph);
+    if (n->spec.type == GraphNodeSpec::MemFree) graph_mem_drop_free(mem_addr(n->spec), graph);
+    st.nodes.erase(n.get());
+  }
   st.graphs.erase(it);
   return Status::Success;
 }
@@ -138,6 +178,10 @@ Status Runtime::graph_add_node(void** out, void* graph, void* const* deps, size_
   if (spec.type == GraphNodeSpec::Memset && spec.element_size != 1 && spec.element_size != 2 &&
       spec.element_size != 4)
     return finish(Status::InvalidValue);
+  if (is_mem_node(spec)) {
+    bool precedes = spec.type == GraphNodeSpec::MemFree && alloc_precedes(node->deps, mem_addr(spec));
+    if (Status s = graph_mem_node(node->spec, graph, precedes); s != Status::Success) return finish(s);
+  }
   *out = node.get();
   st.nodes.emplace(node.get(), node.get());
   node->graph->nodes.push_back(std::move(node));
@@ -163,7 +207,8 @@ Status Runtime::graph_node_set(void* node, const GraphNodeSpec& spec) {
   SOFTGPU_API_BEGIN(true);
   auto& st = graph_state();
   auto it = st.nodes.find(node);
-  if (it == st.nodes.end() || it->second->spec.type != spec.type) return finish(Status::InvalidValue);
+  if (it == st.nodes.end() || it->second->spec.type != spec.type || is_mem_node(spec))
+    return finish(Status::InvalidValue);
   GraphNodeSpec s2 = spec;
   if (s2.type == GraphNodeSpec::Kernel)
     if (Status s = pack_kernel_args(s2); s != Status::Success) return finish(s);
@@ -211,6 +256,8 @@ Status Runtime::graph_clone(void** out, void* graph) {
   auto& st = graph_state();
   auto g = st.graphs.find(graph);
   if (!out || g == st.graphs.end()) return finish(Status::InvalidValue);
+  for (auto& n : g->second->nodes)
+    if (is_mem_node(n->spec)) return finish(Status::NotSupported);  // as CUDA: no clones with memory nodes
   auto c = std::make_unique<Graph>();
   std::unordered_map<const Node*, Node*> map;
   for (auto& n : g->second->nodes) {
@@ -231,18 +278,28 @@ Status Runtime::graph_clone(void** out, void* graph) {
 
 // ---------------------------------------------------------------- executable graphs
 
-Status Runtime::graph_instantiate(void** out, void* graph) {
+Status Runtime::graph_instantiate(void** out, void* graph, unsigned long long flags) {
   SOFTGPU_API_BEGIN(true);
   auto& st = graph_state();
   auto g = st.graphs.find(graph);
   if (!out || g == st.graphs.end()) return finish(Status::InvalidValue);
   std::vector<const Node*> order;
   if (!topo_order(*g->second, &order)) return finish(Status::InvalidValue);  // a cycle
+  bool has_mem = std::any_of(order.begin(), order.end(), [](const Node* n) { return is_mem_node(n->spec); });
+  // A graph with memory nodes has at most one executable graph at a time.
+  if (has_mem && g->second->mem_exec && st.execs.count(g->second->mem_exec)) return finish(Status::InvalidValue);
   auto e = std::make_unique<Exec>();
+  e->graph = graph;
+  e->auto_free = flags & 1;
   for (const Node* n : order) {
     e->index[n] = e->order.size();
     e->order.push_back(n->spec);
+    if (n->spec.type == GraphNodeSpec::MemAlloc) {
+      graph_mem_retain(mem_addr(n->spec));
+      e->allocs.push_back(mem_addr(n->spec));
+    }
   }
+  if (has_mem) g->second->mem_exec = e.get();
   *out = e.get();
   st.execs.emplace(e.get(), std::move(e));
   return Status::Success;
@@ -250,7 +307,13 @@ Status Runtime::graph_instantiate(void** out, void* graph) {
 
 Status Runtime::graph_exec_destroy(void* exec) {
   SOFTGPU_API_BEGIN(false);
-  if (!graph_state().execs.erase(exec)) return finish(Status::InvalidValue);
+  auto& st = graph_state();
+  auto e = st.execs.find(exec);
+  if (e == st.execs.end()) return finish(Status::InvalidValue);
+  for (uint64_t a : e->second->allocs) graph_mem_release(a, nullptr);
+  if (auto g = st.graphs.find(e->second->graph); g != st.graphs.end() && g->second->mem_exec == exec)
+    g->second->mem_exec = nullptr;
+  st.execs.erase(e);
   return Status::Success;
 }
 
@@ -262,7 +325,7 @@ Status Runtime::graph_exec_set_node(void* exec, void* node, const GraphNodeSpec&
   auto i = e->second->index.find(static_cast<const Node*>(node));
   if (i == e->second->index.end()) return finish(Status::InvalidValue);
   GraphNodeSpec& cur = e->second->order[i->second];
-  if (cur.type != spec.type) return finish(Status::InvalidValue);
+  if (cur.type != spec.type || is_mem_node(spec)) return finish(Status::InvalidValue);
   GraphNodeSpec s2 = spec;
   if (s2.type == GraphNodeSpec::Kernel) {
     if (Status s = pack_kernel_args(s2); s != Status::Success) return finish(s);
@@ -294,6 +357,7 @@ Status Runtime::graph_exec_update(void* exec, void* graph, ExecUpdateResult* res
   for (size_t i = 0; i < order.size(); ++i) {
     const GraphNodeSpec &a = x.order[i], &b = order[i]->spec;
     if (a.type != b.type) return fail(ExecUpdateResult::NodeTypeChanged);
+    if (is_mem_node(a) && (a.dst != b.dst || a.width != b.width)) return fail(ExecUpdateResult::NotSupported);
     if (a.type == GraphNodeSpec::Kernel) {
       Kernel *ka = nullptr, *kb = nullptr;
       resolve_kernel(a.kernel, &ka);
@@ -315,9 +379,13 @@ Status Runtime::graph_launch(void* exec, void* stream) {
   if (st.captures.count(stream)) {
     // Capturing a graph launch would add a child-graph node: not modelled.
     std::cerr << "softgpu: cudaGraphLaunch into a capturing stream is not supported\n";
-    st.captures[stream].invalidated = true;
+    st.captures[stream]->invalidated = true;
     return finish(kStreamCaptureUnsupported);
   }
+  // Allocations still live from an earlier launch: freed first with
+  // AutoFreeOnLaunch, else the launch fails before running anything.
+  for (uint64_t a : e->second->allocs)
+    if (Status s = graph_mem_prelaunch(a, e->second->auto_free); s != Status::Success) return finish(s);
   for (const GraphNodeSpec& n : e->second->order) {
     Status s = Status::Success;
     switch (n.type) {
@@ -358,6 +426,8 @@ Status Runtime::graph_launch(void* exec, void* stream) {
       }
       case GraphNodeSpec::Host: s = launch_host_func(stream, n.fn, n.user); break;
       case GraphNodeSpec::Empty: break;
+      case GraphNodeSpec::MemAlloc: s = graph_mem_launch_alloc(mem_addr(n)); break;
+      case GraphNodeSpec::MemFree: s = graph_mem_launch_free(mem_addr(n)); break;
     }
     if (s != Status::Success) return finish(s);
   }
@@ -375,14 +445,31 @@ Status Runtime::stream_begin_capture(void* stream, int mode) {
   auto& st = graph_state();
   if (st.captures.count(stream)) return finish(kIllegalState);
   auto g = std::make_unique<Graph>();
-  Capture c;
-  c.graph = g.get();
-  c.mode = mode;
-  c.id = st.next_capture_id++;
+  auto c = std::make_shared<Capture>();
+  c->graph = g.get();
+  c->mode = mode;
+  c->id = st.next_capture_id++;
+  c->origin = stream;
+  c->deps[stream] = {};
   st.graphs.emplace(g.get(), std::move(g));
-  st.captures.emplace(stream, c);
+  st.captures.emplace(stream, std::move(c));
   return Status::Success;
 }
+
+namespace {
+// True if every node in `nodes` is in `roots` or an ancestor of one of them.
+bool all_reach(const std::vector<Node*>& nodes, const std::vector<Node*>& roots) {
+  std::unordered_set<const Node*> seen;
+  std::vector<const Node*> todo(roots.begin(), roots.end());
+  while (!todo.empty()) {
+    const Node* n = todo.back();
+    todo.pop_back();
+    if (!seen.insert(n).second) continue;
+    todo.insert(todo.end(), n->deps.begin(), n->deps.end());
+  }
+  return std::all_of(nodes.begin(), nodes.end(), [&](const Node* n) { return seen.count(n) > 0; });
+}
+}  // namespace
 
 Status Runtime::stream_end_capture(void* stream, void** graph) {
   SOFTGPU_API_BEGIN(false);
@@ -391,20 +478,31 @@ Status Runtime::stream_end_capture(void* stream, void** graph) {
   auto& st = graph_state();
   auto it = st.captures.find(stream);
   if (it == st.captures.end()) return finish(kIllegalState);
-  Capture c = it->second;
-  st.captures.erase(it);
-  if (c.invalidated) {
+  std::shared_ptr<Capture> c = it->second;
+  if (c->origin != stream) return finish(kStreamCaptureUnmatched);  // ended on a joined stream
+  // Every stream that joined must have been joined back into the origin.
+  bool joined = true;
+  for (auto& [s, d] : c->deps)
+    if (s != stream && !all_reach(d, c->deps[stream])) joined = false;
+  std::erase_if(st.captures, [&](const auto& kv) { return kv.second == c; });
+  if (c->invalidated || !joined) {
     // The partial graph is discarded, as CUDA does.
-    for (auto& n : c.graph->nodes) st.nodes.erase(n.get());
-    st.graphs.erase(c.graph);
+    void* g = c->graph;
+    for (auto& n : c->graph->nodes) {
+      if (n->spec.type == GraphNodeSpec::MemAlloc) graph_mem_release(mem_addr(n->spec), g);
+      if (n->spec.type == GraphNodeSpec::MemFree) graph_mem_drop_free(mem_addr(n->spec), g);
+      st.nodes.erase(n.get());
+    }
+    st.graphs.erase(g);
     *graph = nullptr;
-    return finish(kStreamCaptureInvalidated);
+    return finish(joined ? kStreamCaptureInvalidated : kStreamCaptureUnjoined);
   }
-  *graph = c.graph;
+  *graph = c->graph;
   return Status::Success;
 }
 
-Status Runtime::stream_capture_info(void* stream, CaptureStatus* status, uint64_t* id, void** graph) {
+Status Runtime::stream_capture_info(void* stream, CaptureStatus* status, uint64_t* id, void** graph,
+                                    void* const** deps, size_t* ndeps) {
   SOFTGPU_API_BEGIN(true);
   if (!status) return finish(Status::InvalidValue);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
@@ -414,9 +512,14 @@ Status Runtime::stream_capture_info(void* stream, CaptureStatus* status, uint64_
     *status = CaptureStatus::None;
     return Status::Success;
   }
-  *status = it->second.invalidated ? CaptureStatus::Invalidated : CaptureStatus::Active;
-  if (id) *id = it->second.id;
-  if (graph) *graph = it->second.graph;
+  *status = it->second->invalidated ? CaptureStatus::Invalidated : CaptureStatus::Active;
+  if (id) *id = it->second->id;
+  if (graph) *graph = it->second->graph;
+  std::vector<void*>& out = st.info_deps[stream];
+  const std::vector<Node*>& d = it->second->deps[stream];
+  out.assign(d.begin(), d.end());
+  if (deps) *deps = out.empty() ? nullptr : out.data();
+  if (ndeps) *ndeps = out.size();
   return Status::Success;
 }
 
@@ -426,7 +529,7 @@ std::optional<Status> Runtime::capture_forbid(void* stream) {
   if (!graphs_ || graphs_->captures.empty()) return std::nullopt;
   auto& st = *graphs_;
   if (auto it = st.captures.find(stream); it != st.captures.end()) {
-    it->second.invalidated = true;
+    it->second->invalidated = true;
     return kStreamCaptureUnsupported;
   }
   if (is_legacy(stream)) {
@@ -436,8 +539,8 @@ std::optional<Status> Runtime::capture_forbid(void* stream) {
     for (auto& [s, c] : st.captures) {
       auto sit = streams_.find(s);
       bool blocking = sit == streams_.end() || !(sit->second->flags & kStreamNonBlocking);
-      if (blocking && c.mode != 2) {
-        c.invalidated = true;
+      if (blocking && c->mode != 2) {
+        c->invalidated = true;
         hit = true;
       }
     }
@@ -447,24 +550,33 @@ std::optional<Status> Runtime::capture_forbid(void* stream) {
 }
 
 namespace {
-// Appends a node to the capture's chain.
-void capture_append(Capture& c, std::unordered_map<void*, Node*>& nodes, GraphNodeSpec spec) {
+// Appends a node to the stream's chain in the capture; returns it.
+Node* capture_append(Capture& c, void* stream, std::unordered_map<void*, Node*>& nodes, GraphNodeSpec spec) {
   auto n = std::make_unique<Node>();
   n->graph = c.graph;
   n->spec = std::move(spec);
-  if (c.tail) n->deps.push_back(c.tail);
-  c.tail = n.get();
-  nodes.emplace(n.get(), n.get());
+  std::vector<Node*>& d = c.deps[stream];
+  n->deps = d;
+  d = {n.get()};
+  Node* raw = n.get();
+  nodes.emplace(raw, raw);
   c.graph->nodes.push_back(std::move(n));
+  return raw;
 }
 }  // namespace
 
+// The capture `stream` belongs to: nullopt with *out null when it is not
+// capturing and may run the work; a status when the work is refused.
+#define SOFTGPU_CAPTURE_LOOKUP(stream)                                        \
+  if (!graphs_ || graphs_->captures.empty()) return std::nullopt;            \
+  auto it_ = graphs_->captures.find(stream);                                 \
+  if (it_ == graphs_->captures.end()) return capture_forbid(stream);         \
+  if (it_->second->invalidated) return kStreamCaptureInvalidated;            \
+  Capture& cap_ = *it_->second
+
 std::optional<Status> Runtime::capture_launch(const void* kernel, Dim3 grid, Dim3 block, void** args, size_t shared,
                                               void* stream) {
-  if (!graphs_ || graphs_->captures.empty()) return std::nullopt;
-  auto it = graphs_->captures.find(stream);
-  if (it == graphs_->captures.end()) return capture_forbid(stream);
-  if (it->second.invalidated) return kStreamCaptureInvalidated;
+  SOFTGPU_CAPTURE_LOOKUP(stream);
   GraphNodeSpec spec;
   spec.type = GraphNodeSpec::Kernel;
   spec.kernel = kernel;
@@ -473,15 +585,12 @@ std::optional<Status> Runtime::capture_launch(const void* kernel, Dim3 grid, Dim
   spec.shared_bytes = shared;
   spec.args = args;
   if (Status s = pack_kernel_args(spec); s != Status::Success) return s;
-  capture_append(it->second, graphs_->nodes, std::move(spec));
+  capture_append(cap_, stream, graphs_->nodes, std::move(spec));
   return Status::Success;
 }
 
 std::optional<Status> Runtime::capture_memcpy(void* dst, const void* src, size_t n, CopyKind kind, void* stream) {
-  if (!graphs_ || graphs_->captures.empty()) return std::nullopt;
-  auto it = graphs_->captures.find(stream);
-  if (it == graphs_->captures.end()) return capture_forbid(stream);
-  if (it->second.invalidated) return kStreamCaptureInvalidated;
+  SOFTGPU_CAPTURE_LOOKUP(stream);
   GraphNodeSpec spec;
   spec.type = GraphNodeSpec::Memcpy;
   spec.dst = dst;
@@ -489,15 +598,12 @@ std::optional<Status> Runtime::capture_memcpy(void* dst, const void* src, size_t
   spec.width = n;
   spec.dpitch = spec.spitch = n;
   spec.kind = kind;
-  capture_append(it->second, graphs_->nodes, std::move(spec));
+  capture_append(cap_, stream, graphs_->nodes, std::move(spec));
   return Status::Success;
 }
 
 std::optional<Status> Runtime::capture_memset(void* dst, int value, size_t n, void* stream) {
-  if (!graphs_ || graphs_->captures.empty()) return std::nullopt;
-  auto it = graphs_->captures.find(stream);
-  if (it == graphs_->captures.end()) return capture_forbid(stream);
-  if (it->second.invalidated) return kStreamCaptureInvalidated;
+  SOFTGPU_CAPTURE_LOOKUP(stream);
   GraphNodeSpec spec;
   spec.type = GraphNodeSpec::Memset;
   spec.dst = dst;
@@ -505,22 +611,92 @@ std::optional<Status> Runtime::capture_memset(void* dst, int value, size_t n, vo
   spec.element_size = 1;
   spec.width = n;
   spec.dpitch = n;
-  capture_append(it->second, graphs_->nodes, std::move(spec));
+  capture_append(cap_, stream, graphs_->nodes, std::move(spec));
   return Status::Success;
 }
 
 std::optional<Status> Runtime::capture_host(void* stream, HostCallback fn, void* user) {
-  if (!graphs_ || graphs_->captures.empty()) return std::nullopt;
-  auto it = graphs_->captures.find(stream);
-  if (it == graphs_->captures.end()) return capture_forbid(stream);
-  if (it->second.invalidated) return kStreamCaptureInvalidated;
+  SOFTGPU_CAPTURE_LOOKUP(stream);
   if (!fn) return Status::InvalidValue;
   GraphNodeSpec spec;
   spec.type = GraphNodeSpec::Host;
   spec.fn = fn;
   spec.user = user;
-  capture_append(it->second, graphs_->nodes, std::move(spec));
+  capture_append(cap_, stream, graphs_->nodes, std::move(spec));
   return Status::Success;
+}
+
+// cudaMallocAsync during capture: an allocation node owned by the graph.
+std::optional<Status> Runtime::capture_malloc_async(void** out, size_t size, const PoolProps& props, void* stream) {
+  SOFTGPU_CAPTURE_LOOKUP(stream);
+  if (size == 0) {
+    *out = nullptr;
+    return Status::Success;
+  }
+  GraphNodeSpec spec;
+  spec.type = GraphNodeSpec::MemAlloc;
+  spec.width = size;
+  spec.pool = props;
+  if (Status s = graph_mem_node(spec, cap_.graph, false); s != Status::Success) return s;
+  *out = spec.dst;
+  capture_append(cap_, stream, graphs_->nodes, std::move(spec));
+  return Status::Success;
+}
+
+// cudaFreeAsync during capture: a free node, for graph allocations only.
+std::optional<Status> Runtime::capture_free_async(void* p, void* stream) {
+  SOFTGPU_CAPTURE_LOOKUP(stream);
+  if (!p) return Status::Success;  // as outside capture: nothing to free, no node
+  GraphNodeSpec spec;
+  spec.type = GraphNodeSpec::MemFree;
+  spec.dst = p;
+  bool precedes = alloc_precedes(cap_.deps[stream], mem_addr(spec));
+  if (Status s = graph_mem_node(spec, cap_.graph, precedes); s != Status::Success) return s;
+  capture_append(cap_, stream, graphs_->nodes, std::move(spec));
+  return Status::Success;
+}
+
+#undef SOFTGPU_CAPTURE_LOOKUP
+
+std::optional<Status> Runtime::capture_event_record(void* event, void* stream) {
+  if (!graphs_) return std::nullopt;
+  auto& st = *graphs_;
+  auto it = st.captures.find(stream);
+  if (it == st.captures.end()) {
+    st.events.erase(event);  // recorded outside any capture again
+    return std::nullopt;
+  }
+  if (it->second->invalidated) return kStreamCaptureInvalidated;
+  st.events[event] = CapturedEvent{it->second, it->second->deps[stream]};
+  return Status::Success;
+}
+
+std::optional<Status> Runtime::capture_wait_event(void* stream, void* event) {
+  if (!graphs_) return std::nullopt;
+  auto& st = *graphs_;
+  auto ev = st.events.find(event);
+  std::shared_ptr<Capture> c = ev == st.events.end() ? nullptr : ev->second.capture.lock();
+  if (!c) return std::nullopt;  // not an event of a capture in progress: an ordinary wait
+  auto it = st.captures.find(stream);
+  if (it != st.captures.end() && it->second != c) return kStreamCaptureIsolation;  // two captures
+  if (it == st.captures.end()) {
+    if (is_legacy(stream)) return kStreamCaptureImplicit;
+    st.captures.emplace(stream, c);  // the stream joins the capture
+    c->deps[stream] = ev->second.nodes;
+    return Status::Success;
+  }
+  if (c->invalidated) return kStreamCaptureInvalidated;
+  std::vector<Node*>& d = c->deps[stream];
+  for (Node* n : ev->second.nodes)
+    if (std::find(d.begin(), d.end(), n) == d.end()) d.push_back(n);
+  return Status::Success;
+}
+
+void Runtime::capture_stream_destroyed(void* stream) {
+  if (!graphs_) return;
+  // A joined stream leaves the capture; its dependencies stay for the join check.
+  auto it = graphs_->captures.find(stream);
+  if (it != graphs_->captures.end() && it->second->origin != stream) graphs_->captures.erase(it);
 }
 
 }  // namespace softgpu::runtime

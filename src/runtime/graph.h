@@ -2,7 +2,14 @@
 // of nodes; an executable graph is a snapshot of it in a topological order.
 // Launching one replays the nodes through the ordinary Runtime calls
 // (launch, memcpy, memcpy_2d, memset), so a graph behaves exactly like the
-// same work issued to the stream one call after another.
+// same work issued to the stream one call after another. Memory alloc/free
+// nodes are replayed by graph_memory.cpp (see mempool.h).
+//
+// Capture: a capture sequence starts on its origin stream; another stream
+// joins it by waiting on an event recorded in it, and each member stream
+// keeps its own dependency set, so forks and joins through events become
+// graph edges. EndCapture on the origin requires every joined stream to have
+// been joined back (cudaErrorStreamCaptureUnjoined otherwise).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -19,7 +26,7 @@ inline constexpr Status kGraphExecUpdateFailure = Status::GraphExecUpdateFailure
 
 // One node's work, with the numbering of cudaGraphNodeType.
 struct GraphNodeSpec {
-  enum Type : int { Kernel = 0, Memcpy = 1, Memset = 2, Host = 3, Empty = 5 } type = Empty;
+  enum Type : int { Kernel = 0, Memcpy = 1, Memset = 2, Host = 3, Empty = 5, MemAlloc = 10, MemFree = 11 } type = Empty;
   // Kernel: on input `args` (one pointer per parameter, as for a launch);
   // stored as the packed parameter bytes and each parameter's offset.
   const void* kernel = nullptr;
@@ -40,6 +47,9 @@ struct GraphNodeSpec {
   // Host.
   HostCallback fn = nullptr;
   void* user = nullptr;
+  // MemAlloc: `width` bytes from a pool described by `pool`; the node's
+  // address (fixed at creation) is `dst`. MemFree: frees `dst`.
+  PoolProps pool;
 };
 
 // Capture status, numbered as cudaStreamCaptureStatus.

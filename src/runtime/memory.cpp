@@ -68,6 +68,7 @@ Status Runtime::host_alloc(void** out, size_t size, unsigned flags) {
 Status Runtime::free(void* p) {
   SOFTGPU_API_BEGIN(true);
   if (!p) return Status::Success;  // cudaFree(NULL) is a no-op
+  if (auto r = free_stream_ordered(p)) return finish(*r);  // mempool.cpp: pool and graph allocations
   Status s = memory_->release(DeviceAddr{reinterpret_cast<uint64_t>(p)}, {MemKind::Device, MemKind::Managed});
   return finish(s == Status::Success ? s : Status::InvalidValue);
 }

@@ -175,6 +175,7 @@ Status Runtime::get_device(int* device) {
 
 Status Runtime::synchronize() {
   SOFTGPU_API_BEGIN(true);
+  mempool_synchronized();  // mempool.cpp: pools give back memory above their release threshold
   return Status::Success;  // all work already completed when issued
 }
 
@@ -183,6 +184,7 @@ Status Runtime::reset() {
   if (Status s = begin(false); s != Status::Success) return finish(s);
   unload_all();
   memory_->reset();
+  mempool_reset();  // mempool.cpp: the pools' blocks went with the memory
   streams_.clear();
   events_.clear();
   limits_.clear();
@@ -288,13 +290,16 @@ Status Runtime::stream_create(void** out, unsigned flags, int priority) {
 Status Runtime::stream_destroy(void* stream) {
   SOFTGPU_API_BEGIN(true);
   if (!streams_.erase(stream)) return finish(Status::InvalidResourceHandle);
+  capture_stream_destroyed(stream);  // graph.cpp
   return Status::Success;
 }
 
 Status Runtime::stream_synchronize(void* stream) {
   SOFTGPU_API_BEGIN(true);
   if (auto c = capture_forbid(stream)) return finish(*c);  // graph.cpp
-  return finish(check_stream(stream));
+  if (Status s = check_stream(stream); s != Status::Success) return finish(s);
+  mempool_synchronized();  // mempool.cpp
+  return Status::Success;
 }
 
 Status Runtime::stream_query(void* stream) {
@@ -306,6 +311,7 @@ Status Runtime::stream_wait_event(void* stream, void* event, unsigned flags) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (!events_.count(event)) return finish(Status::InvalidResourceHandle);
+  if (auto c = capture_wait_event(stream, event)) return finish(*c);  // graph.cpp: joins a capture
   return Status::Success;
 }
 
@@ -345,13 +351,16 @@ Status Runtime::event_record(void* event, void* stream) {
   auto it = events_.find(event);
   if (it == events_.end()) return finish(Status::InvalidResourceHandle);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
+  if (auto c = capture_event_record(event, stream)) return finish(*c);  // graph.cpp
   it->second->when = std::chrono::steady_clock::now();
   return Status::Success;
 }
 
 Status Runtime::event_synchronize(void* event) {
   SOFTGPU_API_BEGIN(true);
-  return finish(events_.count(event) ? Status::Success : Status::InvalidResourceHandle);
+  if (!events_.count(event)) return finish(Status::InvalidResourceHandle);
+  mempool_synchronized();  // mempool.cpp
+  return Status::Success;
 }
 
 Status Runtime::event_query(void* event) {

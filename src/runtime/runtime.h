@@ -85,6 +85,17 @@ struct PointerInfo {
 using HostCallback = void (*)(void* user);
 
 struct GraphNodeSpec;  // runtime/graph.h
+struct MemPool;        // runtime/mempool.h
+
+// cudaMemPoolProps, as far as one simulated device uses them.
+struct PoolProps {
+  int alloc_type = 1;     // cudaMemAllocationType: 1 pinned (the only one supported)
+  int handle_types = 0;   // cudaMemAllocationHandleType: IPC is not modelled (0 only)
+  int location_type = 1;  // cudaMemLocationType: 1 device, 2 host (3 host NUMA: not supported)
+  int location_id = 0;
+  size_t max_size = 0;    // 0: the device's capacity
+};
+struct MemAccess { int location_type = 1, location_id = 0, flags = 3; };  // cudaMemAccessDesc
 enum class CaptureStatus : int;
 enum class ExecUpdateResult : int;
 
@@ -270,14 +281,19 @@ class Runtime {
   // nodes may be null (count only); otherwise fills min(*count, size) entries.
   Status graph_nodes(void* graph, void** nodes, size_t* count);
   Status graph_clone(void** out, void* graph);
-  Status graph_instantiate(void** out, void* graph);
+  // flags: cudaGraphInstantiateFlags (AutoFreeOnLaunch = 1 frees the graph's
+  // unfreed allocations before each relaunch).
+  Status graph_instantiate(void** out, void* graph, unsigned long long flags = 0);
   Status graph_exec_destroy(void* exec);
   Status graph_exec_set_node(void* exec, void* node, const GraphNodeSpec& spec);
   Status graph_exec_update(void* exec, void* graph, ExecUpdateResult* result);
   Status graph_launch(void* exec, void* stream);
   Status stream_begin_capture(void* stream, int mode);
   Status stream_end_capture(void* stream, void** graph);
-  Status stream_capture_info(void* stream, CaptureStatus* status, uint64_t* id, void** graph);
+  // deps (optional): the nodes the stream's next captured work will depend
+  // on; the array stays valid until the next capture call on the stream.
+  Status stream_capture_info(void* stream, CaptureStatus* status, uint64_t* id, void** graph,
+                             void* const** deps = nullptr, size_t* ndeps = nullptr);
 
  private:
   struct GraphState;
@@ -295,6 +311,74 @@ class Runtime {
   Status pack_kernel_args(GraphNodeSpec& spec);
   GraphState& graph_state();
   std::unique_ptr<GraphState, void (*)(GraphState*)> graphs_{nullptr, nullptr};
+  // Capture hooks for events and streams (graph.cpp, mu_ held): an event
+  // recorded on a capturing stream carries the capture's dependencies; a
+  // stream waiting on it joins the capture.
+  std::optional<Status> capture_event_record(void* event, void* stream);
+  std::optional<Status> capture_wait_event(void* stream, void* event);
+  void capture_stream_destroyed(void* stream);
+  std::optional<Status> capture_malloc_async(void** out, size_t size, const PoolProps& props, void* stream);
+  std::optional<Status> capture_free_async(void* p, void* stream);
+
+  // ==========================================================================
+  // Stream-ordered allocation, memory pools and graph memory
+  // (src/runtime/mempool.{h,cpp}, src/runtime/graph_memory.cpp).
+  // ==========================================================================
+ public:
+  // `pool` null: the device's current pool.
+  Status malloc_async(void** out, size_t size, void* pool, void* stream);
+  Status free_async(void* p, void* stream);
+  Status mempool_default(void** out, int device);
+  Status mempool_current(void** out, int device);
+  Status mempool_set_current(int device, void* pool);
+  Status mempool_create(void** out, const PoolProps& props);
+  Status mempool_destroy(void* pool);
+  // Attribute numbers and value types as cudaMemPoolAttr (int or uint64_t).
+  Status mempool_set_attribute(void* pool, int attr, const void* value);
+  Status mempool_get_attribute(void* pool, int attr, void* value);
+  Status mempool_trim(void* pool, size_t keep);
+  // Access flags (cudaMemAccessFlags) per location (cudaMemLocationType, id).
+  Status mempool_set_access(void* pool, const MemAccess* descs, size_t count);
+  Status mempool_get_access(int* flags, void* pool, int location_type, int location_id);
+  Status graph_mem_trim(int device);
+  // Attribute numbers as cudaGraphMemAttributeType.
+  Status graph_mem_get_attribute(int device, int attr, uint64_t* value);
+  Status graph_mem_set_attribute(int device, int attr, const uint64_t* value);
+
+ private:
+  struct StreamAllocState;
+  StreamAllocState& salloc();
+  std::unique_ptr<StreamAllocState, void (*)(StreamAllocState*)> salloc_{nullptr, nullptr};
+  Status pool_allocate(void** out, size_t size, MemPool& pool);
+  void pool_release_cached(MemPool& pool, uint64_t keep);
+  // Hooks (mu_ held): cudaFree of a stream-ordered or graph allocation
+  // (nullopt: not one); synchronization releases cached pool memory above
+  // each pool's threshold; cudaDeviceReset forgets every block.
+  std::optional<Status> free_stream_ordered(void* p);
+  void mempool_synchronized();
+  void mempool_reset();
+  // Graph memory (graph_memory.cpp; mu_ held). An alloc node's block is
+  // reserved at creation (out: its address); refs count the nodes and
+  // executable graphs holding it.
+  Status graph_mem_create(uint64_t bytes, exec::MemKind kind, const void* owner, uint64_t* out);
+  void graph_mem_retain(uint64_t addr);
+  // `graph`: the graph whose alloc node goes away (null for an executable graph).
+  void graph_mem_release(uint64_t addr, const void* graph);
+  // Validates and records a free node of `graph` for addr; `alloc_is_ancestor`
+  // says whether the owning graph's alloc node precedes the free node.
+  Status graph_mem_add_free(uint64_t addr, const void* graph, bool alloc_is_ancestor);
+  void graph_mem_drop_free(uint64_t addr, const void* graph);
+  bool graph_mem_owned_by(uint64_t addr, const void* graph);
+  // Launch steps: the allocation still live from an earlier launch (auto_free
+  // frees it, else InvalidValue), the alloc node, the free node.
+  Status graph_mem_prelaunch(uint64_t addr, bool auto_free);
+  Status graph_mem_launch_alloc(uint64_t addr);
+  Status graph_mem_launch_free(uint64_t addr);
+  void graph_mem_trim_cached();  // releases blocks no graph or launch holds
+  // A memory node being added to `graph` (last step, after every other
+  // check): an alloc node gets its block (spec.dst), a free node is validated
+  // and recorded.
+  Status graph_mem_node(GraphNodeSpec& spec, const void* graph, bool alloc_precedes);
 };
 
 // Human-readable description of a status (used by error messages and tests).
