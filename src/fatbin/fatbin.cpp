@@ -73,9 +73,41 @@ Result<size_t> read_entry(const Reader& r, size_t off, size_t end, size_t index,
   size_t next = body + size_t(slot);
   if (kind != kKindPtx && kind != kKindElf) return next;  // other kinds (e.g. LTO IR): not ours
 
+  const bool lz4 = flags & kFlagLz4, zstd = flags & kFlagZstd;
+  if (lz4 && zstd) return corrupt(fmt::format("{}: flags {:#x} claim both LZ4 and zstd", where(), flags));
+  // The entry's payload, decompressed when it is compressed.
+  auto payload = [&]() -> Result<std::string> {
+    if (lz4 || zstd) {
+      if (csize > slot)
+        return corrupt(fmt::format("{}: compressed size {} exceeds its {}-byte payload slot", where(), csize, slot));
+      if (usize > kMaxDecompressedSize)
+        return corrupt(fmt::format("{}: uncompressed size {} exceeds the {} byte limit", where(), usize,
+                                   kMaxDecompressedSize));
+      auto src = r.b.subspan(body, csize);
+      auto text = lz4 ? decompress_lz4_block(src, size_t(usize)) : decompress_zstd(src, size_t(usize));
+      if (!text) return corrupt(fmt::format("{} ({} sm_{}): {}", where(), kind == kKindPtx ? "PTX" : "ELF", arch,
+                                            text.error().message));
+      return std::move(text.value());
+    }
+    if (slot > kMaxDecompressedSize)
+      return corrupt(fmt::format("{}: {} size {} exceeds the {} byte limit", where(), kind == kKindPtx ? "PTX" : "ELF",
+                                 slot, kMaxDecompressedSize));
+    return std::string(reinterpret_cast<const char*>(r.b.data() + body), size_t(slot));
+  };
+
   if (kind == kKindElf) {
-    // We execute PTX only; an ELF entry is recorded so errors can list it.
-    out.elf.push_back(ElfEntry{arch, flags});
+    // We execute PTX only; the machine code tells each kernel's register
+    // count. An unreadable ELF loses that, nothing else.
+    ElfEntry e{arch, flags, {}, {}};
+    auto bytes = payload();
+    if (!bytes) {
+      e.resources_error = bytes.error().message;
+    } else {
+      auto res = read_cubin_resources(std::as_bytes(std::span(bytes.value().data(), bytes.value().size())));
+      if (res) e.kernels = std::move(res.value());
+      else e.resources_error = res.error().message;
+    }
+    out.elf.push_back(std::move(e));
     return next;
   }
 
@@ -100,28 +132,9 @@ Result<size_t> read_entry(const Reader& r, size_t off, size_t end, size_t index,
         std::string(reinterpret_cast<const char*>(r.b.data() + off + so), sl));
   }
 
-  bool lz4 = flags & kFlagLz4, zstd = flags & kFlagZstd;
-  if (lz4 && zstd) return corrupt(fmt::format("{}: flags {:#x} claim both LZ4 and zstd", where(), flags));
-  if (lz4 || zstd) {
-    if (csize > slot) {
-      return corrupt(fmt::format("{}: compressed size {} exceeds its {}-byte payload slot", where(),
-                                 csize, slot));
-    }
-    if (usize > kMaxDecompressedSize) {
-      return corrupt(fmt::format("{}: uncompressed size {} exceeds the {} byte limit", where(), usize,
-                                 kMaxDecompressedSize));
-    }
-    auto src = r.b.subspan(body, csize);
-    auto text = lz4 ? decompress_lz4_block(src, size_t(usize)) : decompress_zstd(src, size_t(usize));
-    if (!text) return corrupt(fmt::format("{} (PTX sm_{}): {}", where(), arch, text.error().message));
-    e.text = std::move(text.value());
-  } else {
-    if (slot > kMaxDecompressedSize) {
-      return corrupt(fmt::format("{}: PTX size {} exceeds the {} byte limit", where(), slot,
-                                 kMaxDecompressedSize));
-    }
-    e.text.assign(reinterpret_cast<const char*>(r.b.data() + body), size_t(slot));
-  }
+  auto text = payload();
+  if (!text) return text.error();
+  e.text = std::move(text.value());
   while (!e.text.empty() && e.text.back() == '\0') e.text.pop_back();
   out.ptx.push_back(std::move(e));
   return next;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/types.h"
+#include "fatbin/cubin.h"
 
 namespace softgpu::fatbin {
 
@@ -34,6 +35,8 @@ struct PtxEntry {
 struct ElfEntry {
   uint32_t arch = 0;
   uint64_t flags = 0;
+  std::vector<KernelResources> kernels;  // register counts etc. (fatbin/cubin.h)
+  std::string resources_error;           // why `kernels` is empty when the ELF was unreadable
 };
 
 // One container (one object's fatbin).

@@ -9,6 +9,7 @@
 
 #include <fmt/core.h>
 
+#include "config/occupancy.h"
 #include "fatbin/fatbin.h"
 #include "ptx/parser.h"
 #include "runtime/runtime_internal.h"
@@ -45,6 +46,28 @@ std::string demangle(const std::string& name) {
 std::string describe_kernel(const std::string& name) {
   std::string pretty = demangle(name);
   return pretty == name ? fmt::format("'{}'", name) : fmt::format("'{}' ({})", pretty, name);
+}
+
+// Each kernel's register count from the machine code of the highest arch the
+// device could run (arch <= cc), else of the lowest arch present.
+void collect_registers(const fatbin::FatbinImage& img, uint32_t cc, std::unordered_map<std::string, uint32_t>& out) {
+  std::unordered_map<std::string, uint32_t> arch_of;
+  auto better = [&](uint32_t have, uint32_t cand) {
+    if (cand <= cc) return have > cc || cand > have;
+    return have > cc && cand < have;
+  };
+  auto take = [&](const fatbin::Container& c) {
+    for (const auto& e : c.elf)
+      for (const auto& k : e.kernels) {
+        auto it = arch_of.find(k.name);
+        if (it == arch_of.end() || better(it->second, e.arch)) {
+          arch_of[k.name] = e.arch;
+          out[k.name] = k.registers;
+        }
+      }
+  };
+  take(img.main);
+  for (const auto& c : img.prelinked) take(c);
 }
 
 std::string arch_list(const fatbin::Container& c) {
@@ -179,6 +202,7 @@ Status Runtime::load_module(Module& m) {
       return fail(kInvalidKernelImage, "the program's embedded fatbinary is corrupt: " + img.error().message);
     }
     uint32_t cc = gpu_.cc_major * 10 + gpu_.cc_minor;
+    collect_registers(*img, cc, m.sass_registers);
     std::vector<const fatbin::Container*> containers;
     for (const auto& c : img->prelinked) containers.push_back(&c);
     if (containers.empty()) containers.push_back(&img->main);
@@ -311,20 +335,11 @@ Status Runtime::get_kernel(void** handle, const void* host_fun) {
 }
 
 namespace {
-// Resident blocks per SM, from threads, warps, block slots and shared memory.
-// Registers are not counted: PTX declares virtual registers, not the
-// allocation ptxas would make.
-int blocks_per_sm(const config::GpuConfig& g, const exec::KernelInfo& info, uint64_t block, uint64_t dyn) {
-  if (block == 0 || block > g.max_threads_per_block) return 0;
-  uint64_t warp = std::max(1u, g.warp_size);
-  uint64_t warps = (block + warp - 1) / warp;
-  uint64_t n = g.max_blocks_per_sm;
-  n = std::min<uint64_t>(n, g.max_threads_per_sm / (warps * warp));
-  n = std::min<uint64_t>(n, g.max_warps_per_sm / warps);
-  uint64_t smem = info.static_shared_bytes + dyn;
-  if (smem > 0 && g.shared_memory_per_sm > 0)
-    n = std::min<uint64_t>(n, g.shared_memory_per_sm / (smem + g.reserved_shared_memory_per_block));
-  return static_cast<int>(n);
+// Resident blocks per SM (config/occupancy.h), with the registers ptxas
+// allocated when the program carries machine code (0: not limited by them).
+int blocks_per_sm(const config::GpuConfig& g, const exec::KernelInfo& info, uint32_t regs, uint64_t block,
+                  uint64_t dyn) {
+  return static_cast<int>(config::occupancy(g, {block, regs, info.static_shared_bytes + dyn}).blocks_per_sm);
 }
 }  // namespace
 
@@ -385,7 +400,7 @@ Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, s
     std::memcpy(cfg.params.data() + p.offset, args[i], p.size);
   }
   if (cooperative) {
-    uint64_t resident = uint64_t(blocks_per_sm(g, *info, block.count(), shared_bytes)) * g.sm_count;
+    uint64_t resident = uint64_t(blocks_per_sm(g, *info, kernel_registers(*k), block.count(), shared_bytes)) * g.sm_count;
     if (grid.count() > resident) return finish(Status::CooperativeLaunchTooLarge);
   }
   exec::ExecOptions eo = exec_options();
@@ -431,7 +446,10 @@ Status Runtime::func_attributes(FuncAttributes* out, const void* kernel) {
   out->max_threads_per_block = static_cast<int>(
       info->max_threads_per_block ? std::min(info->max_threads_per_block, g.max_threads_per_block)
                                   : g.max_threads_per_block);
-  out->num_regs = static_cast<int>(std::min(info->num_regs, g.max_registers_per_thread));
+  // ptxas's count from the machine code; without machine code, the PTX's
+  // declared registers (an upper bound) capped at the per-thread limit.
+  const uint32_t sass = kernel_registers(*k);
+  out->num_regs = static_cast<int>(sass ? sass : std::min(info->num_regs, g.max_registers_per_thread));
   // cudaFuncAttributes::ptxVersion is the virtual architecture the PTX was
   // compiled for (.target sm_80 -> 80), not the PTX ISA version; CUB selects
   // its tuning policy by matching it against __CUDA_ARCH_LIST__.
@@ -483,8 +501,18 @@ Status Runtime::occupancy_blocks_per_sm(int* out, const void* kernel, int block_
   if (Status s = use_kernel_module(*k); s != Status::Success) return finish(s);
   const exec::KernelInfo* info = exec::find_kernel(*k->module->program, k->name);
   if (!info) return finish(Status::InvalidDeviceFunction);
-  *out = blocks_per_sm(gpu_, *info, static_cast<uint64_t>(block_size), dynamic_shared);
+  *out = blocks_per_sm(gpu_, *info, kernel_registers(*k), static_cast<uint64_t>(block_size), dynamic_shared);
   return Status::Success;
+}
+
+}  // namespace softgpu::runtime
+
+namespace softgpu::runtime {
+
+uint32_t Runtime::kernel_registers(const Kernel& k) const {
+  if (!k.module) return 0;
+  auto it = k.module->sass_registers.find(k.name);
+  return it == k.module->sass_registers.end() ? 0 : it->second;
 }
 
 }  // namespace softgpu::runtime

@@ -227,6 +227,8 @@ class Runtime {
   // load_module, reporting a failure once per user ("cannot run kernel 'k'").
   Status use_module(Module& m, const std::string& what, bool& reported);
   Status use_kernel_module(Kernel& k);
+  // Registers per thread from the program's machine code; 0 when unknown.
+  uint32_t kernel_registers(const Kernel& k) const;
   void unload_all();
   Module* find_module(void* handle);
   Status resolve_kernel(const void* kernel, Kernel** out);

@@ -1,6 +1,7 @@
 // Private definitions shared by the runtime's translation units.
 #pragma once
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "runtime/runtime.h"
@@ -20,6 +21,10 @@ struct Runtime::Module {
   bool load_reported = false;             // init_module reported the failure
   std::shared_ptr<exec::LoadedProgram> program;
   std::vector<std::unique_ptr<Variable>> variables;
+  // Registers per thread ptxas allocated, by kernel name, from the machine
+  // code for the architecture nearest the simulated GPU (fatbin/cubin.h).
+  // Empty for PTX registered as text or fatbinaries without machine code.
+  std::unordered_map<std::string, uint32_t> sass_registers;
 };
 
 struct Runtime::Kernel {

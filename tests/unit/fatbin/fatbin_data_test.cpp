@@ -2,6 +2,8 @@
 // data/regen.sh): every compression mode, several archs, -rdc, SASS only.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "fatbin/fatbin.h"
 #include "test_util.h"
 
@@ -123,6 +125,40 @@ TEST(FatbinData, ReadSectionOfSingleObject) {
   auto sec = read_section(blob.bytes());
   ASSERT_TRUE(sec.ok()) << sec.error().message;
   EXPECT_EQ(sec->size(), 1u);
+}
+
+}  // namespace
+
+namespace {
+
+// The register count ptxas allocated, read from the embedded machine code.
+// `nvcc -cubin -Xptxas -v` on data/vadd.cu reports "Used 12 registers" for
+// _Z4vaddPKfS0_Pfi on sm_75 and sm_80 (nvcc 13.0).
+TEST(FatbinData, MachineCodeGivesRegisterCounts) {
+  for (const char* file : {"vadd_default.fatbin", "vadd_compress_all.fatbin", "vadd_sass_only.fatbin"}) {
+    Container c = must_read(file);
+    ASSERT_EQ(c.elf.size(), 1u) << file;
+    const ElfEntry& e = c.elf[0];
+    EXPECT_EQ(e.resources_error, "") << file;
+    ASSERT_EQ(e.kernels.size(), 1u) << file;
+    EXPECT_EQ(e.kernels[0].name, "_Z4vaddPKfS0_Pfi");
+    EXPECT_EQ(e.kernels[0].registers, 12u) << file;
+    EXPECT_EQ(e.kernels[0].shared_bytes, 0u);
+  }
+}
+
+TEST(Cubin, MalformedElfIsAnErrorNotACrash) {
+  // A truncated, a non-ELF and a header-lying buffer.
+  std::vector<std::byte> junk(100, std::byte{0x41});
+  EXPECT_FALSE(read_cubin_resources(junk).ok());
+  std::vector<std::byte> elf(64, std::byte{0});
+  const char magic[] = {0x7f, 'E', 'L', 'F', 2, 1};
+  std::memcpy(elf.data(), magic, sizeof magic);
+  elf[0x3a] = std::byte{64};  // shentsize 64
+  elf[0x3c] = std::byte{200}; // 200 section headers that are not there
+  auto r = read_cubin_resources(elf);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("run past"), std::string::npos) << r.error().message;
 }
 
 }  // namespace

@@ -1,6 +1,9 @@
 // Module loading through the runtime: a failure is reported at the call
 // that needs the module (a launch, a symbol), naming the kernel or
 // variable, once per kernel; an unused bad module is harmless.
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -68,9 +71,35 @@ TEST_F(Loading, KernelWithoutPtxFailsAtItsLaunchNamingIt) {
   EXPECT_EQ(rt.func_attributes(&fa, &stub), Status::NoKernelImageForDevice);
 }
 
+// The bytes copied to end at an inaccessible page, as a fatbin section can end
+// at the end of its segment: what follows them is never readable, whatever
+// the heap around the test looks like.
+class Guarded {
+ public:
+  explicit Guarded(const std::vector<uint64_t>& v) {
+    const size_t page = size_t(sysconf(_SC_PAGESIZE)), bytes = v.size() * 8;
+    len_ = (bytes / page + 2) * page;
+    void* m = mmap(nullptr, len_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return;
+    base_ = static_cast<std::byte*>(m);
+    mprotect(base_ + len_ - page, page, PROT_NONE);
+    data_ = base_ + len_ - page - bytes;
+    std::memcpy(data_, v.data(), bytes);
+  }
+  ~Guarded() { if (base_) munmap(base_, len_); }
+  const void* data() const { return data_; }
+
+ private:
+  size_t len_ = 0;
+  std::byte* base_ = nullptr;
+  std::byte* data_ = nullptr;
+};
+
 TEST_F(Loading, CorruptFatbinFailsAtLaunchWithInvalidKernelImage) {
-  auto good = load_data("vadd_default.fatbin");
-  good[0] = (good[0] & ~(uint64_t(0xffff) << 48)) | (uint64_t(0xffff) << 48);  // container header size
+  auto bytes = load_data("vadd_default.fatbin");
+  bytes[0] = (bytes[0] & ~(uint64_t(0xffff) << 48)) | (uint64_t(0xffff) << 48);  // container header size
+  Guarded good(bytes);
+  ASSERT_NE(good.data(), nullptr);
   Wrapper w{fatbin::kWrapperMagic, 1, good.data(), nullptr};
   void* h = rt.register_fatbin(&w);
   rt.register_function(h, &stub, "_Z4vaddPKfS0_Pfi");
@@ -109,6 +138,27 @@ TEST_F(Loading, UnusedBadModuleIsHarmless) {
   EXPECT_EQ(launch(&stub, &err), Status::Success);
   EXPECT_EQ(err, "");
   EXPECT_EQ(rt.synchronize(), Status::Success);
+}
+
+}  // namespace
+}  // namespace softgpu::runtime::testing
+
+namespace softgpu::runtime::testing {
+namespace {
+
+// cudaFuncGetAttributes' numRegs comes from the machine code beside the PTX:
+// `nvcc -cubin -Xptxas -v` on tests/unit/fatbin/data/vadd.cu reports "Used 12
+// registers" (sm_75, nvcc 13.0). Without machine code it is the PTX's
+// declared count.
+TEST_F(Loading, RegisterCountComesFromTheMachineCode) {
+  auto fat = load_data("vadd_default.fatbin");
+  Wrapper w{fatbin::kWrapperMagic, 1, fat.data(), nullptr};
+  void* h = rt.register_fatbin(&w);
+  char k = 0;
+  rt.register_function(h, &k, "_Z4vaddPKfS0_Pfi");
+  FuncAttributes a;
+  ASSERT_EQ(rt.func_attributes(&a, &k), Status::Success);
+  EXPECT_EQ(a.num_regs, 12);
 }
 
 }  // namespace
