@@ -110,7 +110,8 @@ TEST(ShippedConfigs, BandwidthFollowsFromClockAndBusWidth) {
   const Expect expects[] = {{"a100", 2.0 * 1593 * 640 / 1000},    // 2039.04
                             {"h100", 2.0 * 2619 * 640 / 1000},    // 3352.32
                             {"h200", 2.0 * 3201 * 752 / 1000},    // 4814.30
-                            {"l4", 2.0 * 6251 * 24 / 1000}};      // 300.05
+                            {"l4", 2.0 * 6251 * 24 / 1000},       // 300.05
+                            {"rtx4090", 2.0 * 10501 * 48 / 1000}}; // 1008.10
   for (const auto& e : expects) {
     auto c = load_gpu_config(kShipped / (std::string(e.key) + ".toml"));
     ASSERT_TRUE(c.ok()) << c.error().message;

@@ -23,7 +23,7 @@ GpuConfig shipped(const std::string& key) {
 TEST(ShippedTiming, EveryConfigHasTiming) {
   auto all = load_all_gpu_configs(kShipped);
   ASSERT_TRUE(all.ok()) << all.error().message;
-  ASSERT_EQ(all->size(), 5u);
+  ASSERT_GE(all->size(), 5u);
   for (const auto& c : *all) {
     EXPECT_EQ(c.timing.sub_partitions, 4u) << c.key;  // four warp schedulers per SM on every part
     EXPECT_GE(c.timing.l1_shared_bytes, c.shared_memory_per_sm) << c.key;
