@@ -1,7 +1,8 @@
-// Loader for configs/gpus/*.toml. The schema is one explicit table (kFields):
-// every section and key is listed there, so an unknown section or key, a
-// missing key, a wrong type or an out-of-range value is an error naming the
-// key. A later section (e.g. [timing]) is added by adding rows to kFields.
+// Loader for configs/gpus/*.toml. The schema is one explicit table
+// (schema.cpp): every section and key is listed there, so an unknown section
+// or key, a missing key, a wrong type or an out-of-range value is an error
+// naming the key. A file may start from another (`base = "h100"`) and
+// override any of its keys; the merged table is then checked as one file.
 #include "config/gpu_config.h"
 
 #include <fmt/format.h>
@@ -20,85 +21,16 @@
 
 #include <toml++/toml.h>
 
+#include "config/schema.h"
+
 namespace softgpu::config {
 namespace {
 
-// What a key holds and where it goes in GpuConfig.
-struct ComputeCapability {};  // "major.minor" string -> cc_major, cc_minor
-using U32 = uint32_t GpuConfig::*;
-using U64 = uint64_t GpuConfig::*;
-using F64 = double GpuConfig::*;
-using Str = std::string GpuConfig::*;
-using U32x3 = std::array<uint32_t GpuConfig::*, 3>;  // a 3-element array (x, y, z)
-using Target = std::variant<U32, U64, F64, Str, U32x3, ComputeCapability>;
-
-struct Field {
-  const char* section;
-  const char* key;
-  Target target;
-  // Inclusive bounds. For integers they bound the value; for strings, the length.
-  double min;
-  double max;
-};
-
-constexpr double kU32Max = 4294967295.0;
-
-// The whole schema. Bounds reject nonsense (zero SMs, negative sizes); the
-// cross-field rules in check_consistency() catch contradictions between keys.
-const Field kFields[] = {
-    {"device", "name", &GpuConfig::name, 1, 255},  // cudaDeviceProp::name is char[256]
-    {"device", "compute_capability", ComputeCapability{}, 0, 0},
-    {"device", "sm_count", &GpuConfig::sm_count, 1, 4096},
-    {"device", "global_memory_bytes", &GpuConfig::global_memory_bytes, 1, 1125899906842624.0},  // 1 PiB
-    {"device", "warp_size", &GpuConfig::warp_size, 32, 32},  // PTX fixes WARP_SZ at 32
-    {"device", "async_engine_count", &GpuConfig::async_engine_count, 0, 16},
-
-    {"limits", "max_threads_per_block", &GpuConfig::max_threads_per_block, 1, 4096},
-    {"limits", "max_block_dim",
-     U32x3{&GpuConfig::max_block_dim_x, &GpuConfig::max_block_dim_y, &GpuConfig::max_block_dim_z}, 1, 4096},
-    {"limits", "max_grid_dim",
-     U32x3{&GpuConfig::max_grid_dim_x, &GpuConfig::max_grid_dim_y, &GpuConfig::max_grid_dim_z}, 1,
-     2147483647.0},  // gridDim is read into signed 32-bit registers
-    {"limits", "max_cluster_size", &GpuConfig::max_cluster_size, 0, 32},
-    {"limits", "constant_memory_bytes", &GpuConfig::constant_memory_bytes, 1, 16777216.0},
-
-    {"sm", "clock_khz", &GpuConfig::clock_khz, 1, 10000000},  // up to 10 GHz
-    {"sm", "max_threads_per_sm", &GpuConfig::max_threads_per_sm, 1, 8192},
-    {"sm", "max_warps_per_sm", &GpuConfig::max_warps_per_sm, 1, 256},
-    {"sm", "max_blocks_per_sm", &GpuConfig::max_blocks_per_sm, 1, 256},
-    {"sm", "registers_per_sm", &GpuConfig::registers_per_sm, 1, 1048576},
-    {"sm", "registers_per_block", &GpuConfig::registers_per_block, 1, 1048576},
-    {"sm", "max_registers_per_thread", &GpuConfig::max_registers_per_thread, 1, 255},
-    {"sm", "shared_memory_per_sm", &GpuConfig::shared_memory_per_sm, 1, 16777216.0},
-    {"sm", "shared_memory_per_block", &GpuConfig::shared_memory_per_block, 1, 16777216.0},
-    {"sm", "shared_memory_per_block_optin", &GpuConfig::shared_memory_per_block_optin, 1, 16777216.0},
-    {"sm", "reserved_shared_memory_per_block", &GpuConfig::reserved_shared_memory_per_block, 0, 65536},
-
-    {"memory", "memory_type", &GpuConfig::memory_type, 1, 32},
-    {"memory", "l2_cache_bytes", &GpuConfig::l2_cache_bytes, 1, 17179869184.0},  // 16 GiB
-    {"memory", "memory_clock_khz", &GpuConfig::memory_clock_khz, 1, 100000000},
-    {"memory", "memory_bus_width_bits", &GpuConfig::memory_bus_width_bits, 1, 65536},
-    {"memory", "bandwidth_gbps", &GpuConfig::memory_bandwidth_gbps, 1, 1000000},
-};
-
-bool is_section(std::string_view name) {
-  return std::any_of(std::begin(kFields), std::end(kFields), [&](const Field& f) { return name == f.section; });
-}
-
-std::string section_list() {
-  std::string out;
-  for (const Field& f : kFields) {
-    std::string s = fmt::format("[{}]", f.section);
-    if (out.find(s) == std::string::npos) out += (out.empty() ? "" : ", ") + s;
-  }
-  return out;
-}
-
-const Field* find_field(std::string_view section, std::string_view key) {
-  for (const Field& f : kFields)
-    if (section == f.section && key == f.key) return &f;
-  return nullptr;
-}
+using schema::ComputeCapability;
+using schema::Field;
+using schema::find_field;
+using schema::is_section;
+using schema::section_list;
 
 // "string \"abc\"", "float 1.5", ... for messages about a value of the wrong type.
 std::string describe(const toml::node& n) {
@@ -125,11 +57,13 @@ class Loader {
  public:
   explicit Loader(std::string file) : file_(std::move(file)) {}
 
+  // Where a value came from: its own file (a base file's values keep theirs).
   void error_at(const toml::source_region& where, const std::string& msg) {
+    const std::string& file = where.path && !where.path->empty() ? *where.path : file_;
     if (where.begin.line != 0)
-      errors_.push_back(fmt::format("{}:{}:{}: {}", file_, where.begin.line, where.begin.column, msg));
+      errors_.push_back(fmt::format("{}:{}:{}: {}", file, where.begin.line, where.begin.column, msg));
     else
-      errors_.push_back(fmt::format("{}: {}", file_, msg));
+      errors_.push_back(fmt::format("{}: {}", file, msg));
   }
   void error_key(const std::string& dotted, const std::string& msg) {
     auto it = where_.find(dotted);
@@ -155,23 +89,12 @@ class Loader {
         error_at(sec_key.source(), fmt::format("'{}' must be a section ([{}]), got {}", sec, sec, describe(sec_node)));
         continue;
       }
-      for (auto&& [key, node] : *tbl) {
-        const std::string dotted = fmt::format("{}.{}", sec, key.str());
-        const Field* f = find_field(sec, key.str());
-        if (!f) {
-          error_at(key.source(), fmt::format("unknown key '{}'", dotted));
-          continue;
-        }
-        where_[dotted] = key.source();
-        seen_.push_back(f);
-        set(*f, dotted, node, cfg);
-      }
+      load_table(sec, *tbl, cfg);
     }
-    for (const Field& f : kFields)
-      if (std::find(seen_.begin(), seen_.end(), &f) == seen_.end())
-        errors_.push_back(fmt::format("{}: missing key '{}.{}'", file_, f.section, f.key));
+    report_missing();
   }
 
+  // Rules that relate several keys; only run when every key loaded cleanly.
   // Rules that relate several keys; only run when every key loaded cleanly.
   void check_consistency(const GpuConfig& c) {
     if (c.max_threads_per_sm != c.max_warps_per_sm * c.warp_size)
@@ -220,11 +143,71 @@ class Loader {
                 fmt::format("memory.bandwidth_gbps = {} disagrees by more than 5% with 2 x memory.memory_clock_khz ({}) "
                             "x memory.memory_bus_width_bits ({}) / 8 = {:.1f} GB/s",
                             c.memory_bandwidth_gbps, c.memory_clock_khz, c.memory_bus_width_bits, derived_gbps));
+    // The L1 is what the shared-memory carveout leaves of the unified array.
+    const TimingConfig& t = c.timing;
+    if (t.l1_shared_bytes < c.shared_memory_per_sm)
+      error_key("timing.memory.l1_shared_bytes",
+                fmt::format("timing.memory.l1_shared_bytes = {} is less than sm.shared_memory_per_sm = {} (the "
+                            "unified L1 + shared array holds the largest carveout)",
+                            t.l1_shared_bytes, c.shared_memory_per_sm));
+    if (t.l2_far_latency < t.l2_latency)
+      error_key("timing.memory.l2_far_latency",
+                fmt::format("timing.memory.l2_far_latency = {} is less than timing.memory.l2_latency = {}",
+                            t.l2_far_latency, t.l2_latency));
+    // A result cannot be ready before the pipe has taken all 32 lanes.
+    const std::pair<const char*, const PipeConfig*> pipes[] = {
+        {"alu", &t.alu}, {"fma", &t.fma}, {"fp16", &t.fp16}, {"fp64", &t.fp64}, {"xu", &t.xu},
+        {"lsu", &t.lsu}, {"tex", &t.tex}, {"tensor", &t.tensor}, {"branch", &t.branch}, {"barrier", &t.barrier}};
+    for (const auto& [name, pc] : pipes)
+      if (pc->latency < pc->interval)
+        error_key(fmt::format("timing.pipes.{}.latency", name),
+                  fmt::format("timing.pipes.{}.latency = {} is less than its interval {}", name, pc->latency,
+                              pc->interval));
   }
 
   const std::vector<std::string>& errors() const { return errors_; }
 
  private:
+  // The keys of section `sec` ("timing.pipes"); sub-tables that are sections
+  // themselves ([timing.memory], fma = { ... }) are walked in turn.
+  void load_table(const std::string& sec, const toml::table& tbl, GpuConfig& cfg) {
+    for (auto&& [key, node] : tbl) {
+      const std::string dotted = fmt::format("{}.{}", sec, key.str());
+      if (const Field* f = find_field(sec, key.str())) {
+        where_[dotted] = key.source();
+        seen_.push_back(f);
+        set(*f, dotted, node, cfg);
+      } else if (is_section(dotted)) {
+        if (const toml::table* sub = node.as_table())
+          load_table(dotted, *sub, cfg);
+        else
+          error_at(key.source(), fmt::format("'{}' must be a table ([{}] or {} = {{ ... }}), got {}", dotted, dotted,
+                                             key.str(), describe(node)));
+      } else if (node.is_table()) {
+        error_at(key.source(), fmt::format("unknown section '[{}]'", dotted));
+      } else {
+        error_at(key.source(), fmt::format("unknown key '{}'", dotted));
+      }
+    }
+  }
+
+  // A top-level section with no key at all is reported once ("missing
+  // section '[timing]'"), otherwise each missing key.
+  void report_missing() {
+    auto top = [](const Field& f) { std::string_view s = f.section; return s.substr(0, s.find('.')); };
+    std::vector<std::string_view> present, reported;
+    for (const Field* f : seen_) present.push_back(top(*f));
+    for (const Field& f : schema::fields()) {
+      if (std::find(seen_.begin(), seen_.end(), &f) != seen_.end()) continue;
+      if (std::find(present.begin(), present.end(), top(f)) != present.end()) {
+        errors_.push_back(fmt::format("{}: missing key '{}.{}'", file_, f.section, f.key));
+      } else if (std::find(reported.begin(), reported.end(), top(f)) == reported.end()) {
+        reported.push_back(top(f));
+        errors_.push_back(fmt::format("{}: missing section '[{}]'", file_, top(f)));
+      }
+    }
+  }
+
   // Reads an integer key, checking type and bounds. nullopt after an error.
   std::optional<uint64_t> integer(const Field& f, const std::string& dotted, const toml::node& n) {
     auto v = n.as_integer();
@@ -241,11 +224,17 @@ class Loader {
   }
 
   void set(const Field& f, const std::string& dotted, const toml::node& n, GpuConfig& cfg) {
-    if (auto m = std::get_if<U32>(&f.target)) {
-      if (auto x = integer(f, dotted, n)) cfg.*(*m) = static_cast<uint32_t>(*x);
-    } else if (auto m = std::get_if<U64>(&f.target)) {
-      if (auto x = integer(f, dotted, n)) cfg.*(*m) = *x;
-    } else if (auto m = std::get_if<F64>(&f.target)) {
+    if (auto m = std::get_if<schema::U32>(&f.target)) {
+      if (auto x = integer(f, dotted, n)) (*m)(cfg) = static_cast<uint32_t>(*x);
+    } else if (auto m = std::get_if<schema::U64>(&f.target)) {
+      if (auto x = integer(f, dotted, n)) (*m)(cfg) = *x;
+    } else if (auto m = std::get_if<schema::Policy>(&f.target)) {
+      auto str = n.as_string();
+      if (str && (str->get() == "gto" || str->get() == "lrr"))
+        (*m)(cfg) = str->get() == "gto" ? SchedulerPolicy::Gto : SchedulerPolicy::Lrr;
+      else
+        error_at(n.source(), fmt::format("key '{}' must be \"gto\" or \"lrr\", got {}", dotted, describe(n)));
+    } else if (auto m = std::get_if<schema::F64>(&f.target)) {
       // Integers are accepted too: "bandwidth_gbps = 2039" is natural to write.
       std::optional<double> x;
       if (auto d = n.as_floating_point()) x = d->get();
@@ -255,9 +244,9 @@ class Loader {
       } else if (!std::isfinite(*x) || *x < f.min || *x > f.max) {
         error_at(n.source(), fmt::format("key '{}' = {} is out of range ({})", dotted, *x, range_text(f.min, f.max)));
       } else {
-        cfg.*(*m) = *x;
+        (*m)(cfg) = *x;
       }
-    } else if (auto m = std::get_if<Str>(&f.target)) {
+    } else if (auto m = std::get_if<schema::Str>(&f.target)) {
       auto s = n.as_string();
       if (!s) {
         error_at(n.source(), fmt::format("key '{}' must be a string, got {}", dotted, describe(n)));
@@ -265,9 +254,9 @@ class Loader {
         error_at(n.source(), fmt::format("key '{}' = \"{}\" must be {} to {} characters long", dotted, s->get(),
                                          format_bound(f.min), format_bound(f.max)));
       } else {
-        cfg.*(*m) = s->get();
+        (*m)(cfg) = s->get();
       }
-    } else if (auto m = std::get_if<U32x3>(&f.target)) {
+    } else if (auto m = std::get_if<schema::U32x3>(&f.target)) {
       auto arr = n.as_array();
       if (!arr || arr->size() != 3) {
         error_at(n.source(), fmt::format("key '{}' must be an array of 3 integers [x, y, z], got {}", dotted,
@@ -275,7 +264,7 @@ class Loader {
         return;
       }
       for (size_t i = 0; i < 3; ++i)
-        if (auto x = integer(f, fmt::format("{}[{}]", dotted, i), (*arr)[i])) cfg.*((*m)[i]) = static_cast<uint32_t>(*x);
+        if (auto x = integer(f, fmt::format("{}[{}]", dotted, i), (*arr)[i])) (*m)[i](cfg) = static_cast<uint32_t>(*x);
     } else {
       set_compute_capability(dotted, n, cfg);
     }
@@ -323,6 +312,11 @@ std::string lower(std::string s) {
   return s;
 }
 
+// "configs/mine.toml", "./x", "mine.toml": a file, not a key or a name.
+bool is_path(const std::string& s) {
+  return s.find('/') != std::string::npos || (s.size() > 5 && lower(s.substr(s.size() - 5)) == ".toml");
+}
+
 // The *.toml files in dir, sorted by stem.
 Result<std::vector<std::filesystem::path>> list_configs(const std::filesystem::path& dir) {
   std::error_code ec;
@@ -338,20 +332,17 @@ Result<std::vector<std::filesystem::path>> list_configs(const std::filesystem::p
   return files;
 }
 
-}  // namespace
-
-Result<GpuConfig> load_gpu_config(const std::filesystem::path& file) {
+// The file as a TOML table; syntax errors give file:line:col.
+Result<toml::table> parse_file(const std::filesystem::path& file) {
   const std::string name = file.string();
   std::ifstream in(file, std::ios::binary);
   if (!in) return Error{Status::FileNotFound, fmt::format("{}: cannot open GPU config file", name)};
   std::stringstream buf;
   buf << in.rdbuf();
   const std::string text = buf.str();
-
-  toml::table root;
 #if TOML_EXCEPTIONS
   try {
-    root = toml::parse(text, name);
+    return toml::parse(text, name);
   } catch (const toml::parse_error& e) {
     return Error{Status::InvalidValue, fmt::format("{}:{}:{}: TOML syntax error: {}", name, e.source().begin.line,
                                                    e.source().begin.column, e.description())};
@@ -363,18 +354,79 @@ Result<GpuConfig> load_gpu_config(const std::filesystem::path& file) {
     return Error{Status::InvalidValue, fmt::format("{}:{}:{}: TOML syntax error: {}", name, e.source().begin.line,
                                                    e.source().begin.column, e.description())};
   }
-  root = std::move(parsed).table();
+  return std::move(parsed).table();
 #endif
+}
+
+// Copies `over` into `into`; tables present in both are merged key by key,
+// so `fma = { latency = 5 }` keeps the base's fma.interval.
+void merge(toml::table& into, const toml::table& over) {
+  for (auto&& [key, node] : over) {
+    toml::table* both = node.is_table() ? into[key].as_table() : nullptr;
+    if (both)
+      merge(*both, *node.as_table());
+    else
+      node.visit([&, &k = key](const auto& v) { into.insert_or_assign(k, v); });
+  }
+}
+
+// `file` with its base (and the base's base) merged under it. `base` names a
+// config in config_dir by key ("h100"), or a .toml path relative to `file`.
+Result<toml::table> resolve(const std::filesystem::path& file, const std::filesystem::path& config_dir,
+                            std::vector<std::filesystem::path>& chain) {
+  std::error_code ec;
+  auto canon = std::filesystem::weakly_canonical(file, ec);
+  if (ec) canon = file;
+  if (std::find(chain.begin(), chain.end(), canon) != chain.end()) {
+    std::string cycle;
+    for (const auto& p : chain) cycle += p.filename().string() + " -> ";
+    return Error{Status::InvalidValue, fmt::format("{}: cyclic base: {}{}", chain.front().string(), cycle,
+                                                   canon.filename().string())};
+  }
+  chain.push_back(canon);
+  auto root = parse_file(file);
+  if (!root) return root.error();
+  const toml::node* base = root->get("base");
+  if (!base) return root;
+  const toml::source_region where = base->source();
+  const std::string at = fmt::format("{}:{}:{}", file.string(), where.begin.line, where.begin.column);
+  auto str = base->as_string();
+  if (!str || str->get().empty())
+    return Error{Status::InvalidValue, fmt::format("{}: key 'base' must be a GPU key (\"h100\") or a .toml path, "
+                                                   "got {}", at, describe(*base))};
+  const std::string b = str->get();
+  const std::filesystem::path base_file = is_path(b) ? file.parent_path() / b : config_dir / (b + ".toml");
+  if (!std::filesystem::is_regular_file(base_file, ec)) {
+    std::string known;
+    if (auto files = list_configs(config_dir))
+      for (const auto& f : *files) known += (known.empty() ? "" : ", ") + f.stem().string();
+    return Error{Status::InvalidValue,
+                 fmt::format("{}: base \"{}\" not found ({} does not exist){}", at, b, base_file.string(),
+                             is_path(b) || known.empty() ? "" : "; available: " + known)};
+  }
+  auto merged = resolve(base_file, config_dir, chain);
+  if (!merged) return merged.error();
+  root->erase("base");
+  merge(*merged, *root);
+  return merged;
+}
+
+}  // namespace
+
+Result<GpuConfig> load_gpu_config(const std::filesystem::path& file, const std::filesystem::path& config_dir) {
+  const std::string name = file.string();
+  std::vector<std::filesystem::path> chain;
+  auto root = resolve(file, config_dir, chain);
+  if (!root) return root.error();
 
   GpuConfig cfg;
   cfg.key = file.stem().string();
   Loader loader(name);
-  loader.load(root, cfg);
+  loader.load(*root, cfg);
   if (loader.errors().empty()) loader.check_consistency(cfg);
   if (!loader.errors().empty()) return Error{Status::InvalidValue, join(loader.errors())};
   return cfg;
 }
-
 
 Result<std::vector<GpuConfig>> load_all_gpu_configs(const std::filesystem::path& dir) {
   auto files = list_configs(dir);
@@ -382,7 +434,7 @@ Result<std::vector<GpuConfig>> load_all_gpu_configs(const std::filesystem::path&
   std::vector<GpuConfig> configs;
   std::vector<std::string> errors;
   for (const auto& f : *files) {
-    auto cfg = load_gpu_config(f);
+    auto cfg = load_gpu_config(f, dir);
     if (cfg)
       configs.push_back(std::move(*cfg));
     else
@@ -401,13 +453,14 @@ Result<std::vector<GpuConfig>> load_all_gpu_configs(const std::filesystem::path&
 }
 
 Result<GpuConfig> find_gpu_config(const std::string& name_or_key, const std::filesystem::path& dir) {
+  if (is_path(name_or_key)) return load_gpu_config(name_or_key, dir);
   const std::string wanted = lower(name_or_key);
   auto files = list_configs(dir);
   if (!files) return files.error();
   // A key names a file directly; load only that one so an unrelated broken
   // file does not block it.
   for (const auto& f : *files)
-    if (lower(f.stem().string()) == wanted) return load_gpu_config(f);
+    if (lower(f.stem().string()) == wanted) return load_gpu_config(f, dir);
   auto all = load_all_gpu_configs(dir);
   if (!all) return all.error();
   std::string known;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/types.h"
+#include "config/timing_config.h"
 
 namespace softgpu::config {
 
@@ -39,12 +40,19 @@ struct GpuConfig {
   std::string memory_type;            // "HBM3", "HBM3e", "GDDR6", ...
   uint32_t async_engine_count = 2;
   uint32_t max_cluster_size = 8;      // 0 when the chip has no clusters
+  TimingConfig timing;                // [timing]: what the timing model needs
 };
+
+std::filesystem::path default_config_dir();
 
 // Loads one file. Unknown sections/keys, missing keys, wrong types and
 // out-of-range values give Status::InvalidValue naming the key (and the value);
 // TOML syntax errors report file:line:col. A missing file gives FileNotFound.
-Result<GpuConfig> load_gpu_config(const std::filesystem::path& file);
+// A top-level `base = "h100"` starts from that config (a key in config_dir,
+// or a .toml path relative to `file`) and overrides the keys `file` sets;
+// a missing or cyclic base is InvalidValue. The key is `file`'s stem.
+Result<GpuConfig> load_gpu_config(const std::filesystem::path& file,
+                                  const std::filesystem::path& config_dir = default_config_dir());
 
 // Directory holding the shipped configs: $SOFTGPU_CONFIG_DIR if set; else
 // share/softgpu/gpus of the install prefix, found relative to the binary
@@ -55,7 +63,8 @@ std::filesystem::path default_config_dir();
 // Every *.toml in dir, sorted by key; errors for any that fail to load.
 Result<std::vector<GpuConfig>> load_all_gpu_configs(const std::filesystem::path& dir);
 
-// Finds a config by key ("h100") or name, case-insensitive.
+// Finds a config by key ("h100") or name, case-insensitive; a path (with a
+// '/' or ending in .toml) is loaded as a file, with bases looked up in dir.
 Result<GpuConfig> find_gpu_config(const std::string& name_or_key, const std::filesystem::path& dir = default_config_dir());
 
 // The GPU used when none is named.

@@ -19,6 +19,18 @@ struct PipeTiming {
   uint32_t interval = 1;  // cycles between two warp instructions on one sub-partition's pipe
 };
 
+// Dense tensor-core throughput per type, FLOP (int8: OP) per SM cycle; 0 = not supported.
+struct TensorRates {
+  double fp16_f32 = 0;  // f16 inputs, f32 accumulate
+  double fp16_f16 = 0;  // f16 inputs, f16 accumulate
+  double bf16_f32 = 0;
+  double tf32 = 0;
+  double fp64 = 0;
+  double int8 = 0;
+  double fp8_f32 = 0;   // e4m3/e5m2 inputs, f32 accumulate
+  double fp8_f16 = 0;   // e4m3/e5m2 inputs, f16 accumulate
+};
+
 struct TimingParams {
   uint32_t sm_count = 1;
   uint32_t sub_partitions = 4;   // warp schedulers per SM, one instruction per cycle each
@@ -46,7 +58,15 @@ struct TimingParams {
   double l1_bytes_per_cycle = 128;    // per SM
   double shared_wavefronts_per_cycle = 1;  // per SM
   double l2_bytes_per_cycle = 2048;   // whole chip, in SM cycles
-  double dram_bytes_per_cycle = 1000; // whole chip, in SM cycles
+  double dram_bytes_per_cycle = 1000; // whole chip, in SM cycles, at the spec bandwidth
+
+  // Filled by params_from() (params_from_config.h); not used by the model yet.
+  uint32_t l2_far_latency = 300;      // hit in the far L2 partition (l2_latency: the near one)
+  double dram_efficiency = 1;         // achievable fraction of dram_bytes_per_cycle (measured STREAM triad / spec)
+  double kernel_launch_cycles = 0;    // back-to-back kernel launch cost in one stream
+  double host_link_bytes_per_cycle = 0;  // PCIe, per direction
+  double d2d_bytes_per_cycle = 0;     // on-device cudaMemcpy, bytes read + written
+  TensorRates tensor{};
 };
 
 }  // namespace softgpu::timing

@@ -174,7 +174,15 @@ int cmd_run(const std::vector<std::string>& argv_in, const RunOptions& opts) {
   std::string ld = libdir->string();
   if (const char* old = std::getenv("LD_LIBRARY_PATH"); old && *old) ld += std::string(":") + old;
   setenv("LD_LIBRARY_PATH", ld.c_str(), 1);
-  if (!opts.gpu.empty()) setenv("SOFTGPU_GPU", opts.gpu.c_str(), 1);
+  if (!opts.gpu.empty()) {
+    // A config file (--gpu my.toml) is passed on as an absolute path, so the
+    // program finds it whatever directory it changes to.
+    std::string gpu = opts.gpu;
+    std::error_code ec;
+    const bool is_file = gpu.find('/') != std::string::npos || gpu.ends_with(".toml");
+    if (is_file && std::filesystem::is_regular_file(gpu, ec)) gpu = std::filesystem::absolute(gpu, ec).string();
+    setenv("SOFTGPU_GPU", gpu.c_str(), 1);
+  }
   if (opts.threads) setenv("SOFTGPU_THREADS", std::to_string(opts.threads).c_str(), 1);
   if (opts.watchdog) setenv("SOFTGPU_WATCHDOG_SECONDS", fmt::format("{}", *opts.watchdog).c_str(), 1);
   if (!opts.host_memory_limit.empty()) setenv("SOFTGPU_HOST_MEMORY_LIMIT", opts.host_memory_limit.c_str(), 1);

@@ -113,7 +113,7 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "Run a program built with `nvcc -cudart shared` on the simulated GPU");
   tools::RunOptions ro;
   std::string threads_text, watchdog_text;
-  run->add_option("--gpu", ro.gpu, "GPU config key or name (see `softgpu devices`)");
+  run->add_option("--gpu", ro.gpu, "GPU config key or name (see `softgpu devices`), or a .toml file");
   // Taken as text and checked by parse_threads/parse_watchdog, whose
   // messages say what is allowed.
   run->add_option("--threads", threads_text, "host threads that execute blocks, 1-4096 (default: all cores)");

@@ -37,6 +37,21 @@ foreach(cfg IN LISTS _gpu_configs)
   set_tests_properties(cuda.cli_device_query_${key} PROPERTIES LABELS cuda TIMEOUT 60)
 endforeach()
 
+# A hypothetical GPU given as a file (--gpu PATH, absolute or relative): its
+# override (the name) and what it inherits from its base (h100: 132 SMs).
+set(_example ${CMAKE_SOURCE_DIR}/configs/examples/h100_2x_l2.toml)
+set(_example_re "name: Hypothetical H100 SXM5 80GB with 2x L2 \\(softgpu\\)\ncompute_capability: 9.0\nsm_count: 132\n.*PASS device_query")
+add_test(NAME cuda.cli_device_query_file COMMAND $<TARGET_FILE:softgpu> run --gpu ${_example} -- ${_bin}/device_query)
+add_test(NAME cuda.cli_device_query_relative_file
+  COMMAND $<TARGET_FILE:softgpu> run --gpu configs/examples/h100_2x_l2.toml -- ${_bin}/device_query)
+set_tests_properties(cuda.cli_device_query_relative_file PROPERTIES WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(cuda.cli_device_query_file cuda.cli_device_query_relative_file PROPERTIES
+  LABELS cuda TIMEOUT 60 PASS_REGULAR_EXPRESSION "${_example_re}")
+add_test(NAME cuda.cli_device_query_missing_base
+  COMMAND $<TARGET_FILE:softgpu> run --gpu ${_cli}/no_such_base.toml -- ${_bin}/device_query)
+set_tests_properties(cuda.cli_device_query_missing_base PROPERTIES LABELS cuda TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "softgpu run: [^\n]*no_such_base.toml:2:8: base \"b200\" not found")
+
 # Corrupt fatbinaries (issue 7): a copy of vector_add with one field
 # corrupted fails at its first launch with cudaErrorInvalidKernelImage and a
 # message naming the kernel and the field; it used to crash (SIGSEGV).
