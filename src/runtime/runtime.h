@@ -38,11 +38,15 @@ namespace softgpu::runtime {
 struct Options {
   std::string gpu = config::kDefaultGpu;  // config key or name
   unsigned threads = 0;                  // host threads per launch, 0 = all cores
-  double watchdog_seconds = 60.0;        // per launch, 0 = unlimited
+  double watchdog_seconds = 0;           // per launch, 0 = unlimited
+  // Progress line: nullopt = after 3 s when stderr is a terminal; a value
+  // forces it on after that many seconds; negative = never.
+  std::optional<double> progress_seconds;
 };
 
-// Reads SOFTGPU_GPU, SOFTGPU_THREADS, SOFTGPU_WATCHDOG_SECONDS. A malformed
-// value is an error naming the variable.
+// Reads SOFTGPU_GPU, SOFTGPU_THREADS, SOFTGPU_WATCHDOG_SECONDS and
+// SOFTGPU_PROGRESS ("off" or seconds). A malformed value is an error naming
+// the variable.
 Result<Options> options_from_env();
 
 enum class CopyKind : int { HostToHost = 0, HostToDevice = 1, DeviceToHost = 2, DeviceToDevice = 3, Default = 4 };

@@ -93,7 +93,7 @@ std::string vet_program(const fs::path& prog) {
 }
 
 int cmd_run(const std::vector<std::string>& argv_in, const std::string& gpu, unsigned threads,
-            std::optional<double> watchdog) {
+            std::optional<double> watchdog, std::optional<double> progress) {
   std::vector<std::string> args = argv_in;
   if (!args.empty() && args.front() == "--") args.erase(args.begin());
   if (args.empty()) {
@@ -129,6 +129,7 @@ int cmd_run(const std::vector<std::string>& argv_in, const std::string& gpu, uns
   if (!gpu.empty()) setenv("SOFTGPU_GPU", gpu.c_str(), 1);
   if (threads) setenv("SOFTGPU_THREADS", std::to_string(threads).c_str(), 1);
   if (watchdog) setenv("SOFTGPU_WATCHDOG_SECONDS", fmt::format("{}", *watchdog).c_str(), 1);
+  if (progress) setenv("SOFTGPU_PROGRESS", fmt::format("{}", *progress).c_str(), 1);
 
   std::vector<char*> cargv;
   for (auto& a : args) cargv.push_back(a.data());
@@ -220,13 +221,19 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "Run a program built with `nvcc -cudart shared` on the simulated GPU");
   std::string gpu;
   unsigned threads = 0;
-  std::optional<double> watchdog;
+  std::optional<double> watchdog, progress;
   run->add_option("--gpu", gpu, "GPU config key or name (see `softgpu devices`)");
   run->add_option("--threads", threads, "host threads that execute blocks (default: all cores)")
       ->check(CLI::Range(1u, 4096u));
   run->add_option("--watchdog", watchdog, "per-launch wall-clock limit in seconds (0 = none)")
       ->check(CLI::NonNegativeNumber);
-  run->footer("Usage: softgpu run [--gpu NAME] [--threads N] [--watchdog SECONDS] [--] PROGRAM [ARGS...]");
+  run->add_option("--progress", progress,
+                  "show the progress line of kernels running longer than SECONDS, even when stderr is not a "
+                  "terminal (default: after 3 s on a terminal)")
+      ->check(CLI::NonNegativeNumber);
+  run->footer(
+      "Usage: softgpu run [--gpu NAME] [--threads N] [--watchdog SECONDS] [--progress SECONDS] [--] PROGRAM "
+      "[ARGS...]");
 
   app.add_subcommand("devices", "List the simulated GPUs");
 
@@ -246,7 +253,7 @@ int main(int argc, char** argv) {
         for (int j = i + 1; j < argc; ++j) program.emplace_back(argv[j]);
         break;
       }
-      bool takes_value = a == "--gpu" || a == "--threads" || a == "--watchdog";
+      bool takes_value = a == "--gpu" || a == "--threads" || a == "--watchdog" || a == "--progress";
       if (takes_value) {
         ++i;
         continue;
@@ -266,7 +273,7 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   if (run->parsed()) {
-    return cmd_run(program, gpu, threads, watchdog);
+    return cmd_run(program, gpu, threads, watchdog, progress);
   }
   if (app.got_subcommand("devices")) return cmd_devices();
   if (check->parsed()) return cmd_check(ptx_file);

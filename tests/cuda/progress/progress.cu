@@ -1,0 +1,252 @@
+// Forward progress as on sm_70+ hardware (independent thread scheduling,
+// co-resident CTAs), partial barriers and the watchdog. Each mode checks
+// its results against values computed here on the CPU.
+//   spinlock      per-thread spin lock, every lane of every warp contending:
+//                 a non-atomic counter and a list appended in the lock
+//   lane_flag     a lane spins on a flag that a lane of its own warp sets
+//                 after the reconvergence point (and the reverse: siblings)
+//   coresident    block 0 spins on a flag block 1 sets; a chain where
+//                 block i waits for block i+1 (all fit in one wave)
+//   barrier_exit  __syncthreads() after some warps / some lanes exited
+//   barrier_spin  one lane spins on another warp's flag, then __syncthreads()
+//   deadlock      warps wait at different named barriers: an error, no hang
+//   watchdog      many short blocks, total past the watchdog: LaunchTimeout
+//   long          a kernel of a few seconds (progress line test)
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "../check.cuh"
+
+__device__ void lock(int* m) {
+  while (atomicCAS(m, 0, 1) != 0) {
+  }
+}
+__device__ void unlock(int* m) {
+  __threadfence();
+  atomicExch(m, 0);
+}
+
+__global__ void spinlock_kernel(int* m, volatile int* counter, int* list) {
+  const int id = blockIdx.x * blockDim.x + threadIdx.x;
+  lock(m);
+  const int c = *counter;  // non-atomic read-modify-write, safe under the lock
+  list[c] = id;
+  *counter = c + 1;
+  unlock(m);
+}
+
+// Lane 0 waits for lane 1, which sets the flag only after the branch.
+__global__ void lane_flag_kernel(volatile int* flags, int* out) {
+  const int lane = threadIdx.x % 32, w = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+  int seen = 0;
+  if (lane == 0) {
+    while (flags[w] == 0) {
+    }
+    seen = flags[w];
+  }
+  if (lane == 1) atomicExch((int*)&flags[w], 7 + w);
+  // Siblings: lanes below 16 wait for lane 20 in the other branch.
+  if (lane < 16) {
+    while (flags[64 + w] == 0) {
+    }
+    seen += flags[64 + w];
+  } else if (lane == 20) {
+    atomicExch((int*)&flags[64 + w], 100 + w);
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = seen;
+}
+
+// Block 0 waits for block 1 (all threads spin); then every block i > 1
+// waits for block i+1 except the last, which starts the chain.
+__global__ void coresident_kernel(volatile int* flags, int* out, int n) {
+  const int b = blockIdx.x;
+  if (b == 0) {
+    while (flags[1] == 0) {
+    }
+  } else if (b < n - 1) {
+    if (threadIdx.x == 0)
+      while (flags[b + 1] == 0) {
+      }
+    __syncthreads();
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    out[b] = b == n - 1 ? 1 : flags[b + 1] + 1;  // chain length from the end
+    __threadfence();
+    if (b > 0) atomicExch((int*)&flags[b], out[b]);
+  }
+}
+
+// Warps >= `live_warps` and odd lanes exit; the rest share data through a barrier.
+__global__ void barrier_exit_kernel(int* out, int live_warps) {
+  __shared__ int s[1024];
+  const int t = threadIdx.x;
+  if (t / 32 >= live_warps || (t & 1)) return;
+  s[t] = t * 3;
+  __syncthreads();
+  const int peer = (t + 64) % (live_warps * 32);
+  out[t] = s[peer & ~1] + 1;
+}
+
+// Lane 0 of warp 0 waits for warp 1 before the barrier; the others are there.
+__global__ void barrier_spin_kernel(volatile int* flag, int* out) {
+  __shared__ int s[64];
+  const int t = threadIdx.x;
+  if (t == 0)
+    while (*flag == 0) {
+    }
+  if (t == 32) *flag = 5;
+  s[t] = t + (t == 0 ? *flag : 0);
+  __syncthreads();
+  out[t] = s[63 - t];
+}
+
+// Warp 0 waits at barrier 1, warp 1 at barrier 2: never completes.
+__global__ void deadlock_kernel() {
+  if (threadIdx.x < 32) asm volatile("bar.sync 1, 64;");
+  else asm volatile("bar.sync 2, 64;");
+}
+
+__global__ void work_kernel(unsigned* out, int iters) {
+  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int i = 0; i < iters; ++i) x = x * 1664525u + 1013904223u;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
+unsigned lcg(unsigned x, int iters) {
+  for (int i = 0; i < iters; ++i) x = x * 1664525u + 1013904223u;
+  return x;
+}
+
+int spinlock() {
+  const int blocks = 16, threads = 128, n = blocks * threads;
+  int *m, *counter, *list;
+  CHECK(cudaMalloc(&m, sizeof(int)));
+  CHECK(cudaMalloc(&counter, sizeof(int)));
+  CHECK(cudaMalloc(&list, n * sizeof(int)));
+  CHECK(cudaMemset(m, 0, sizeof(int)));
+  CHECK(cudaMemset(counter, 0, sizeof(int)));
+  CHECK(cudaMemset(list, 0xff, n * sizeof(int)));
+  spinlock_kernel<<<blocks, threads>>>(m, counter, list);
+  CHECK_LAUNCH();
+  int count = 0;
+  std::vector<int> got(n);
+  CHECK(cudaMemcpy(&count, counter, sizeof(int), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(got.data(), list, n * sizeof(int), cudaMemcpyDeviceToHost));
+  REQUIRE(count == n, "counter %d, want %d", count, n);
+  std::vector<int> seen(n, 0);
+  for (int v : got) {
+    REQUIRE(v >= 0 && v < n, "list entry %d out of range", v);
+    ++seen[v];
+  }
+  for (int i = 0; i < n; ++i) REQUIRE(seen[i] == 1, "thread %d appended %d times", i, seen[i]);
+  return 0;
+}
+
+int lane_flag() {
+  const int blocks = 2, threads = 64, warps = blocks * threads / 32;
+  int *flags, *out;
+  CHECK(cudaMalloc(&flags, 128 * sizeof(int)));
+  CHECK(cudaMalloc(&out, blocks * threads * sizeof(int)));
+  CHECK(cudaMemset(flags, 0, 128 * sizeof(int)));
+  lane_flag_kernel<<<blocks, threads>>>(flags, out);
+  CHECK_LAUNCH();
+  std::vector<int> got(blocks * threads), want(blocks * threads, 0);
+  for (int t = 0; t < blocks * threads; ++t) {
+    const int lane = t % 32, w = t / 32;
+    if (lane == 0) want[t] += 7 + w;
+    if (lane < 16) want[t] += 100 + w;
+  }
+  (void)warps;
+  CHECK(cudaMemcpy(got.data(), out, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  REQUIRE(count_mismatches("lane_flag", got.data(), want.data(), long(got.size())) == 0, "mismatches");
+  return 0;
+}
+
+int coresident() {
+  const int n = 48, threads = 128;
+  int bps = 0, sms = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, coresident_kernel, threads, 0));
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  REQUIRE(bps * sms >= n, "the grid of %d blocks must fit in one wave (%d x %d)", n, bps, sms);
+  int *flags, *out;
+  CHECK(cudaMalloc(&flags, n * sizeof(int)));
+  CHECK(cudaMalloc(&out, n * sizeof(int)));
+  CHECK(cudaMemset(flags, 0, n * sizeof(int)));
+  coresident_kernel<<<n, threads>>>(flags, out, n);
+  CHECK_LAUNCH();
+  std::vector<int> got(n), want(n);
+  for (int b = 0; b < n; ++b) want[b] = b == 0 ? n : n - b;  // block b >= 1: n-b blocks from the end
+  CHECK(cudaMemcpy(got.data(), out, n * sizeof(int), cudaMemcpyDeviceToHost));
+  REQUIRE(count_mismatches("coresident", got.data(), want.data(), n) == 0, "mismatches");
+  return 0;
+}
+
+int barrier_exit() {
+  int* out;
+  CHECK(cudaMalloc(&out, 256 * sizeof(int)));
+  for (int live : {1, 3, 8}) {
+    CHECK(cudaMemset(out, 0, 256 * sizeof(int)));
+    barrier_exit_kernel<<<1, 256>>>(out, live);
+    CHECK_LAUNCH();
+    std::vector<int> got(256), want(256, 0);
+    for (int t = 0; t < live * 32; t += 2) want[t] = (((t + 64) % (live * 32)) & ~1) * 3 + 1;
+    CHECK(cudaMemcpy(got.data(), out, 256 * sizeof(int), cudaMemcpyDeviceToHost));
+    REQUIRE(count_mismatches("barrier_exit", got.data(), want.data(), 256) == 0, "live warps %d", live);
+  }
+  return 0;
+}
+
+int barrier_spin() {
+  int *flag, *out;
+  CHECK(cudaMalloc(&flag, sizeof(int)));
+  CHECK(cudaMalloc(&out, 64 * sizeof(int)));
+  CHECK(cudaMemset(flag, 0, sizeof(int)));
+  barrier_spin_kernel<<<1, 64>>>(flag, out);
+  CHECK_LAUNCH();
+  std::vector<int> got(64), want(64);
+  for (int t = 0; t < 64; ++t) want[t] = (63 - t) + (63 - t == 0 ? 5 : 0);
+  CHECK(cudaMemcpy(got.data(), out, 64 * sizeof(int), cudaMemcpyDeviceToHost));
+  REQUIRE(count_mismatches("barrier_spin", got.data(), want.data(), 64) == 0, "mismatches");
+  return 0;
+}
+
+int deadlock() {
+  deadlock_kernel<<<1, 64>>>();
+  cudaError_t e = cudaDeviceSynchronize();
+  REQUIRE(e != cudaSuccess, "a deadlocked kernel must fail, got %s", cudaGetErrorName(e));
+  return 0;
+}
+
+int work(int blocks, int iters, cudaError_t want) {
+  const int threads = 64, n = blocks * threads;
+  unsigned* out;
+  CHECK(cudaMalloc(&out, n * sizeof(unsigned)));
+  work_kernel<<<blocks, threads>>>(out, iters);
+  // The launch runs when issued: its fault surfaces at the next call.
+  EXPECT_ERR(cudaDeviceSynchronize(), want);
+  if (want != cudaSuccess) return 0;
+  std::vector<unsigned> got(n), ref(n);
+  for (int i = 0; i < n; ++i) ref[i] = lcg(unsigned(i), iters);
+  CHECK(cudaMemcpy(got.data(), out, n * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  REQUIRE(count_mismatches("work", got.data(), ref.data(), n) == 0, "mismatches");
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  const char* mode = argc > 1 ? argv[1] : "";
+  int rc = 2;
+  if (!std::strcmp(mode, "spinlock")) rc = spinlock();
+  else if (!std::strcmp(mode, "lane_flag")) rc = lane_flag();
+  else if (!std::strcmp(mode, "coresident")) rc = coresident();
+  else if (!std::strcmp(mode, "barrier_exit")) rc = barrier_exit();
+  else if (!std::strcmp(mode, "barrier_spin")) rc = barrier_spin();
+  else if (!std::strcmp(mode, "deadlock")) rc = deadlock();
+  // Each block runs a few ms; the grid runs far longer than the watchdog.
+  else if (!std::strcmp(mode, "watchdog")) rc = work(1 << 16, 2000, cudaErrorLaunchTimeout);
+  else if (!std::strcmp(mode, "long")) rc = work(256, 60000, cudaSuccess);
+  else std::fprintf(stderr, "usage: progress spinlock|lane_flag|coresident|barrier_exit|barrier_spin|deadlock|watchdog|long\n");
+  if (rc == 0) std::printf("PASS progress %s\n", mode);
+  return rc;
+}
