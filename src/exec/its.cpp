@@ -6,7 +6,8 @@
 // change the order of the stack's entries, each of which runs until its pc
 // reaches its reconvergence point:
 //  - spin: a backward branch taken with the warp's state unchanged over one
-//    loop iteration (sampled every kSpinSample backward branches), or, while
+//    loop iteration (sampled: first after 1024 backward branches, then at
+//    intervals doubling up to 65536, 256 once the warp spun), or, while
 //    diverged, kDivergedBudget backward branches at one stack depth. The
 //    warp yields: the nearest pending group of other lanes moves to the top,
 //    or the lanes waiting at the nearest join point are split off and run
@@ -22,7 +23,8 @@
 namespace softgpu::exec {
 namespace {
 
-constexpr uint32_t kSpinSample = 256;
+constexpr uint32_t kSpinSample = 256;          // after a spin was seen
+constexpr uint32_t kSpinSampleMax = 1u << 16;
 constexpr uint32_t kDivergedBudget = 1u << 16;
 
 // bar.sync / barrier.sync / bar.red: waits for the CTA (not bar.arrive,
@@ -62,17 +64,22 @@ void Warp::note_back_branch(uint32_t pc) {
       return;
     }
   }
-  const uint32_t n = ++back_branches_ % kSpinSample;
-  if (n > 1) return;
+  // Two consecutive backward branches are compared every spin_interval_
+  // backward branches: rarely in long loops that compute, often once the
+  // warp was seen spinning.
+  const uint64_t n = ++back_branches_;
+  if (n < spin_next_) return;
   const uint64_t h = state_hash();
-  if (n == 0) {
+  if (n == spin_next_) {
     spin_pc_ = pc;
     spin_depth_ = depth;
     spin_hash_ = h;
     return;
   }
-  if (pc != spin_pc_ || depth != spin_depth_ || h != spin_hash_) return;
-  if (!its_yield()) spinning_ = true;
+  const bool spin = pc == spin_pc_ && depth == spin_depth_ && h == spin_hash_;
+  spin_interval_ = spin ? kSpinSample : std::min(spin_interval_ * 2, kSpinSampleMax);
+  spin_next_ = n + spin_interval_;
+  if (spin && !its_yield()) spinning_ = true;
 }
 
 bool Warp::its_yield() {

@@ -200,8 +200,8 @@ constexpr uint64_t kAdmitAfter = 1ull << 24;
 // when none is left). Up to `slots` clusters are resident at once: the first
 // starts alone, as on a GPU that runs one CTA after another; another is
 // started beside the running ones when one of them spins (a CTA waiting on
-// another CTA) or when none finished for kAdmitAfter instructions, and a
-// finished one is replaced. `start` clusters are started at once (a
+// another CTA; one more for each spinning cluster) or when none finished for
+// kAdmitAfter instructions, and a finished one is replaced. `start` clusters are started at once (a
 // cooperative launch starts its whole share). Deterministic for one thread.
 template <class Next>
 void run_clusters(LaunchState& L, Next&& next, size_t slots, size_t start) {
@@ -219,12 +219,13 @@ void run_clusters(LaunchState& L, Next&& next, size_t slots, size_t start) {
   while (!active.empty()) {
     Round rd;
     bool finished = false;
+    size_t spinning = 0;  // clusters with a spinning warp
     for (size_t i = 0; i < active.size(); ++i) {
       ClusterRun& cr = *active[i];
       Round one;
       run_round(L, cr, one);
       rd.executed += one.executed;
-      rd.spinning |= one.spinning;
+      spinning += one.spinning;
       if (one.stop) return;
       if (!one.any_ready && cr.done < cr.runs.size() && !unblock(L, cr)) return;
       rd.any_ready |= one.any_ready;
@@ -240,7 +241,9 @@ void run_clusters(LaunchState& L, Next&& next, size_t slots, size_t start) {
         if (!admit()) break;
       continue;
     }
-    if (active.size() < slots && (rd.spinning || since_done > kAdmitAfter) && admit()) since_done = 0;
+    // As many new clusters as spin (the wave doubles when all of them wait).
+    if (since_done > kAdmitAfter) spinning = std::max<size_t>(spinning, 1);
+    for (size_t k = 0; k < spinning && active.size() < slots && admit(); ++k) since_done = 0;
   }
 }
 

@@ -244,7 +244,9 @@ class Warp {
   std::vector<SimtEntry> simt_;
   // Spin detection (exec/its.cpp).
   bool spinning_ = false;
-  uint32_t back_branches_ = 0;     // backward branches taken, for sampling
+  uint64_t back_branches_ = 0;     // backward branches taken, for sampling
+  uint64_t spin_next_ = 1024;      // the next sample: compare this one and the next
+  uint32_t spin_interval_ = 1024;
   uint32_t spin_pc_ = 0;
   size_t spin_depth_ = 0;
   uint64_t spin_hash_ = 0;

@@ -10,6 +10,9 @@
 //   barrier_exit  __syncthreads() after some warps / some lanes exited
 //   barrier_spin  one lane spins on another warp's flag, then __syncthreads()
 //   deadlock      warps wait at different named barriers: an error, no hang
+//   one_wave      every block of a full wave waits for the last one
+//   overfull      the same with one block more: a deadlock, as on hardware,
+//                 ended by the watchdog
 //   watchdog      many short blocks, total past the watchdog: LaunchTimeout
 //   long          a kernel of a few seconds (progress line test)
 #include <cstdio>
@@ -106,6 +109,16 @@ __global__ void barrier_spin_kernel(volatile int* flag, int* out) {
 __global__ void deadlock_kernel() {
   if (threadIdx.x < 32) asm volatile("bar.sync 1, 64;");
   else asm volatile("bar.sync 2, 64;");
+}
+
+// Every block but the last waits for the last one.
+__global__ void overfull_kernel(volatile int* flag, int n) {
+  if (blockIdx.x == n - 1) {
+    if (threadIdx.x == 0) *flag = 1;
+    return;
+  }
+  while (*flag == 0) {
+  }
 }
 
 __global__ void work_kernel(unsigned* out, int iters) {
@@ -219,6 +232,22 @@ int deadlock() {
   return 0;
 }
 
+// Blocks spinning on a later block: completes when the grid fits in one wave
+// of the GPU; one block more deadlocks (as on hardware) until the watchdog.
+int overfull(int extra, cudaError_t want) {
+  const int threads = 1024;
+  int bps = 0, sms = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, overfull_kernel, threads, 0));
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const int n = bps * sms + extra;
+  int* flag;
+  CHECK(cudaMalloc(&flag, sizeof(int)));
+  CHECK(cudaMemset(flag, 0, sizeof(int)));
+  overfull_kernel<<<n, threads>>>(flag, n);
+  EXPECT_ERR(cudaDeviceSynchronize(), want);
+  return 0;
+}
+
 int work(int blocks, int iters, cudaError_t want) {
   const int threads = 64, n = blocks * threads;
   unsigned* out;
@@ -243,10 +272,12 @@ int main(int argc, char** argv) {
   else if (!std::strcmp(mode, "barrier_exit")) rc = barrier_exit();
   else if (!std::strcmp(mode, "barrier_spin")) rc = barrier_spin();
   else if (!std::strcmp(mode, "deadlock")) rc = deadlock();
+  else if (!std::strcmp(mode, "one_wave")) rc = overfull(0, cudaSuccess);
+  else if (!std::strcmp(mode, "overfull")) rc = overfull(1, cudaErrorLaunchTimeout);
   // Each block runs a few ms; the grid runs far longer than the watchdog.
   else if (!std::strcmp(mode, "watchdog")) rc = work(1 << 16, 2000, cudaErrorLaunchTimeout);
   else if (!std::strcmp(mode, "long")) rc = work(256, 60000, cudaSuccess);
-  else std::fprintf(stderr, "usage: progress spinlock|lane_flag|coresident|barrier_exit|barrier_spin|deadlock|watchdog|long\n");
+  else std::fprintf(stderr, "usage: progress spinlock|lane_flag|coresident|barrier_exit|barrier_spin|deadlock|one_wave|overfull|watchdog|long\n");
   if (rc == 0) std::printf("PASS progress %s\n", mode);
   return rc;
 }
