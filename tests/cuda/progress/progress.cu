@@ -9,6 +9,7 @@
 //                 block i waits for block i+1 (all fit in one wave)
 //   barrier_exit  __syncthreads() after some warps / some lanes exited
 //   barrier_spin  one lane spins on another warp's flag, then __syncthreads()
+//   barrier_diverge  barrier.sync in both branches of a divergent if
 //   deadlock      warps wait at different named barriers: an error, no hang
 //   one_wave      every block of a full wave waits for the last one
 //   overfull      the same with one block more: a deadlock, as on hardware,
@@ -103,6 +104,22 @@ __global__ void barrier_spin_kernel(volatile int* flag, int* out) {
   s[t] = t + (t == 0 ? *flag : 0);
   __syncthreads();
   out[t] = s[63 - t];
+}
+
+// sm_70+ barrier.sync (not .aligned) in both branches of a divergent if: a
+// warp arrives once all its non-exited threads executed a barrier.
+__global__ void barrier_diverge_kernel(int* out) {
+  __shared__ int s[64];
+  const int t = threadIdx.x;
+  if (t % 32 < 16) {
+    s[t] = t;
+    asm volatile("barrier.sync 0;" ::: "memory");
+    out[t] = s[63 - t];
+  } else {
+    s[t] = 2 * t;
+    asm volatile("barrier.sync 0, 64;" ::: "memory");
+    out[t] = s[63 - t] + 1000;
+  }
 }
 
 // Warp 0 waits at barrier 1, warp 1 at barrier 2: never completes.
@@ -225,6 +242,21 @@ int barrier_spin() {
   return 0;
 }
 
+int barrier_diverge() {
+  int* out;
+  CHECK(cudaMalloc(&out, 64 * sizeof(int)));
+  barrier_diverge_kernel<<<1, 64>>>(out);
+  CHECK_LAUNCH();
+  std::vector<int> got(64), want(64);
+  for (int t = 0; t < 64; ++t) {
+    const int p = 63 - t, v = p % 32 < 16 ? p : 2 * p;
+    want[t] = t % 32 < 16 ? v : v + 1000;
+  }
+  CHECK(cudaMemcpy(got.data(), out, 64 * sizeof(int), cudaMemcpyDeviceToHost));
+  REQUIRE(count_mismatches("barrier_diverge", got.data(), want.data(), 64) == 0, "mismatches");
+  return 0;
+}
+
 int deadlock() {
   deadlock_kernel<<<1, 64>>>();
   cudaError_t e = cudaDeviceSynchronize();
@@ -271,13 +303,14 @@ int main(int argc, char** argv) {
   else if (!std::strcmp(mode, "coresident")) rc = coresident();
   else if (!std::strcmp(mode, "barrier_exit")) rc = barrier_exit();
   else if (!std::strcmp(mode, "barrier_spin")) rc = barrier_spin();
+  else if (!std::strcmp(mode, "barrier_diverge")) rc = barrier_diverge();
   else if (!std::strcmp(mode, "deadlock")) rc = deadlock();
   else if (!std::strcmp(mode, "one_wave")) rc = overfull(0, cudaSuccess);
   else if (!std::strcmp(mode, "overfull")) rc = overfull(1, cudaErrorLaunchTimeout);
   // Each block runs a few ms; the grid runs far longer than the watchdog.
   else if (!std::strcmp(mode, "watchdog")) rc = work(1 << 16, 2000, cudaErrorLaunchTimeout);
   else if (!std::strcmp(mode, "long")) rc = work(256, 60000, cudaSuccess);
-  else std::fprintf(stderr, "usage: progress spinlock|lane_flag|coresident|barrier_exit|barrier_spin|deadlock|one_wave|overfull|watchdog|long\n");
+  else std::fprintf(stderr, "usage: progress spinlock|lane_flag|coresident|barrier_exit|barrier_spin|barrier_diverge|deadlock|one_wave|overfull|watchdog|long\n");
   if (rc == 0) std::printf("PASS progress %s\n", mode);
   return rc;
 }
