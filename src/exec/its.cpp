@@ -13,9 +13,11 @@
 //    or the lanes waiting at the nearest join point are split off and run
 //    past it (to the join point's own reconvergence point). If nothing can
 //    run the warp reports spinning() and the scheduler moves on.
-//  - a CTA barrier reached while another group of the warp's lanes is
-//    pending elsewhere (not at a barrier): that group runs first. When all
-//    pending groups wait at barriers, the warp arrives once for all of them.
+//  - a CTA barrier or a warp-synchronous instruction reached while another
+//    group of the warp's lanes is pending: groups at the same instruction
+//    merge (the warp reconverges), others run first (see its_sync_point).
+//    When all pending groups wait at barriers, the warp arrives once for
+//    all of them.
 #include <algorithm>
 
 #include "exec/warp.h"
@@ -37,6 +39,18 @@ bool is_cta_barrier(const Inst& in) {
 }
 
 }  // namespace
+
+bool is_warp_sync(const Inst& in) {
+  switch (in.op) {
+    case isa::Opcode::Shfl: case isa::Opcode::Vote: case isa::Opcode::Match: case isa::Opcode::Redux:
+    case isa::Opcode::Elect:
+      return true;
+    case isa::Opcode::Bar: case isa::Opcode::Barrier:
+      return !in.raw_mods.empty() && in.raw_mods[0] == ".warp";
+    default:
+      return false;
+  }
+}
 
 uint64_t Warp::state_hash() const {
   const SimtEntry& t = simt_.back();
@@ -86,45 +100,76 @@ bool Warp::its_yield() {
   const size_t base = frame_->simt_base;
   if (simt_.size() - base < 2) return false;
   const uint32_t live = ~exited_;
-  uint32_t above = simt_.back().mask & live;  // lanes of the entries passed so far
-  for (size_t i = simt_.size() - 1; i-- > base;) {
-    const SimtEntry e = simt_[i];
-    const uint32_t m = e.mask & live;
-    if (!m || e.pc == e.reconv || e.pc >= fn_->code.size()) continue;  // about to pop
-    if (m & above) {
-      // A join point of the lanes above; its other lanes wait there: run
-      // them past it, to its own reconvergence point.
-      const uint32_t w = m & ~above;
-      if (!w) continue;
-      simt_[i].mask &= ~w;
-      simt_.push_back({e.pc, e.reconv, w});
+  // Groups waiting at a warp-synchronous instruction run only when nothing
+  // else can (second pass): they would wait for the spinning lanes there.
+  for (int pass = 0; pass < 2; ++pass) {
+    uint32_t above = simt_.back().mask & live;  // lanes of the entries passed so far
+    for (size_t i = simt_.size() - 1; i-- > base;) {
+      const SimtEntry e = simt_[i];
+      const uint32_t m = e.mask & live;
+      if (!m || e.pc == e.reconv || e.pc >= fn_->code.size()) continue;  // about to pop
+      if (m & above) {
+        // A join point of the lanes above; its other lanes wait there: run
+        // them past it, to its own reconvergence point.
+        const uint32_t w = m & ~above;
+        if (!w) continue;
+        simt_[i].mask &= ~w;
+        simt_.push_back({e.pc, e.reconv, w});
+        return true;
+      }
+      above |= m;
+      const Inst& at = fn_->code[e.pc];
+      if (is_cta_barrier(at) || (pass == 0 && is_warp_sync(at))) continue;
+      simt_.erase(simt_.begin() + std::ptrdiff_t(i));
+      simt_.push_back(e);
+      sync_force_ = pass == 1;  // it runs its warp-synchronous instruction now
       return true;
     }
-    above |= m;
-    if (is_cta_barrier(fn_->code[e.pc])) continue;  // blocked until the warp arrives
-    simt_.erase(simt_.begin() + std::ptrdiff_t(i));
-    simt_.push_back(e);
-    return true;
   }
   return false;
 }
 
-bool Warp::its_defer_barrier() {
+// Before a CTA barrier or a warp-synchronous instruction (shfl/vote/match/
+// redux/elect .sync, bar.warp.sync) executed by a diverged warp: pending
+// groups at the same instruction with the same reconvergence point join the
+// top one (the warp reconverges there); otherwise another pending group that
+// is not itself waiting at such an instruction runs first. Returns true when
+// the stack changed (the instruction is executed later). For a CTA barrier
+// with nothing left to run, the pending groups waiting at other barrier
+// instructions arrive with this one.
+bool Warp::its_sync_point(const Inst& in) {
+  const bool cta_barrier = is_cta_barrier(in);
+  if (!cta_barrier && !is_warp_sync(in)) return false;
   const size_t base = frame_->simt_base;
-  if (simt_.size() - base < 2) return false;
   const uint32_t live = ~exited_;
+  const uint32_t pc = simt_.back().pc, reconv = simt_.back().reconv;
   uint32_t above = simt_.back().mask & live;
+  size_t cand = SIZE_MAX;
+  bool merged = false;
   for (size_t i = simt_.size() - 1; i-- > base;) {
     const SimtEntry e = simt_[i];
     const uint32_t m = e.mask & live;
     if (!m || e.pc == e.reconv || e.pc >= fn_->code.size() || (m & above)) continue;
     above |= m;
-    if (is_cta_barrier(fn_->code[e.pc])) continue;
-    simt_.erase(simt_.begin() + std::ptrdiff_t(i));
+    if (e.pc == pc && e.reconv == reconv) {
+      simt_.erase(simt_.begin() + std::ptrdiff_t(i));
+      simt_.back().mask |= m;
+      merged = true;
+      if (cand != SIZE_MAX) --cand;
+      continue;
+    }
+    const Inst& at = fn_->code[e.pc];
+    if (cand == SIZE_MAX && !is_cta_barrier(at) && !is_warp_sync(at)) cand = i;
+  }
+  if (merged) return true;
+  if (cand != SIZE_MAX && !sync_force_) {
+    const SimtEntry e = simt_[cand];
+    simt_.erase(simt_.begin() + std::ptrdiff_t(cand));
     simt_.push_back(e);
     return true;
   }
-  // Every other pending group waits at a barrier too: they arrive with this one.
+  sync_force_ = false;
+  if (!cta_barrier) return false;
   above = simt_.back().mask & live;
   for (size_t i = simt_.size() - 1; i-- > base;) {
     SimtEntry& e = simt_[i];

@@ -226,7 +226,10 @@ void run_clusters(LaunchState& L, Next&& next, size_t slots, size_t start) {
       run_round(L, cr, one);
       rd.executed += one.executed;
       spinning += one.spinning;
-      if (one.stop) return;
+      if (one.stop) {
+        mon.add(rd.executed, cr.runs.front().cta->ctaid);  // counted, the launch ends anyway
+        return;
+      }
       if (!one.any_ready && cr.done < cr.runs.size() && !unblock(L, cr)) return;
       rd.any_ready |= one.any_ready;
       finished |= cr.done == cr.runs.size();

@@ -133,6 +133,12 @@ bool Warp::step() {
     uint32_t p = preds_[frame_->pred_base + in.guard];
     mask &= in.guard_neg ? ~p : p;
   }
+  if (mask && simt_.size() - frame_->simt_base > 1) {
+    // A diverged warp at a CTA barrier or a warp-synchronous instruction:
+    // its pending groups join or run first (exec/its.cpp).
+    const isa::UnitClass u = isa::info(in.op).unit;
+    if ((u == isa::UnitClass::Warp || u == isa::UnitClass::Sync) && its_sync_point(in)) return true;
+  }
   if (L_.opts->observer) {
     WarpInstructionEvent e;
     e.cta_linear = cta_.linear;
@@ -209,12 +215,10 @@ bool Warp::step() {
       return true;
     case Opcode::Bar:
     case Opcode::Barrier:
-      // bar.warp.sync (__syncwarp): the lanes of a warp execute in lockstep
-      // here, so they are already synchronized.
+      // bar.warp.sync (__syncwarp): the lanes executing together are
+      // synchronized (a diverged warp's pending groups joined above).
       if (in.raw_mods.size() > 0 && in.raw_mods[0] == ".warp") { top.pc = pc + 1; return true; }
-      // Other lanes of this warp pending elsewhere run first (exec/its.cpp).
-      if (mask && simt_.size() - frame_->simt_base > 1 && !in.m.arrive && its_defer_barrier()) return true;
-      simt_.back().pc = pc + 1;
+      top.pc = pc + 1;
       if (mask) exec_barrier(in, mask);
       return state == WarpState::Ready;
     default:

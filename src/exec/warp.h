@@ -222,7 +222,7 @@ class Warp {
   // of a diverged warp while others spin.
   void note_back_branch(uint32_t pc);
   bool its_yield();
-  bool its_defer_barrier();
+  bool its_sync_point(const Inst& in);
   uint64_t state_hash() const;
   uint64_t sreg(program::Sreg s, uint32_t lane) const;
 
@@ -244,6 +244,7 @@ class Warp {
   std::vector<SimtEntry> simt_;
   // Spin detection (exec/its.cpp).
   bool spinning_ = false;
+  bool sync_force_ = false;        // its_yield moved a group up: it runs its sync instruction
   uint64_t back_branches_ = 0;     // backward branches taken, for sampling
   uint64_t spin_next_ = 1024;      // the next sample: compare this one and the next
   uint32_t spin_interval_ = 1024;
@@ -256,6 +257,9 @@ class Warp {
   Frame* frame_ = nullptr;
   const std::vector<ExecFn>* fns_ = nullptr;
 };
+
+// shfl/vote/match/redux/elect (.sync) and bar.warp.sync (exec/its.cpp).
+bool is_warp_sync(const Inst& in);
 
 // Registers handler binders; implemented in the handler files.
 using BindFn = ExecFn (*)(const Inst& in);

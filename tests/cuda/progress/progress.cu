@@ -3,6 +3,7 @@
 // its results against values computed here on the CPU.
 //   spinlock      per-thread spin lock, every lane of every warp contending:
 //                 a non-atomic counter and a list appended in the lock
+//   lock_reduce   a ticket under the lock, then __shfl_xor_sync over the warp
 //   lane_flag     a lane spins on a flag that a lane of its own warp sets
 //                 after the reconvergence point (and the reverse: siblings)
 //   coresident    block 0 spins on a flag block 1 sets; a chain where
@@ -38,6 +39,20 @@ __global__ void spinlock_kernel(int* m, volatile int* counter, int* list) {
   list[c] = id;
   *counter = c + 1;
   unlock(m);
+}
+
+// A ticket under the lock, then a warp-wide sum of the tickets: the lanes that
+// got the lock first must wait at the shuffle for the others.
+__global__ void lock_reduce_kernel(int* m, volatile int* counter, int* ticket, int* sum) {
+  const int id = blockIdx.x * blockDim.x + threadIdx.x;
+  lock(m);
+  const int c = *counter;
+  *counter = c + 1;
+  unlock(m);
+  ticket[id] = c;
+  int v = c;
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  sum[id] = v;
 }
 
 // Lane 0 waits for lane 1, which sets the flag only after the branch.
@@ -174,6 +189,35 @@ int spinlock() {
   return 0;
 }
 
+int lock_reduce() {
+  const int blocks = 4, threads = 64, n = blocks * threads;
+  int *m, *counter, *ticket, *sum;
+  CHECK(cudaMalloc(&m, sizeof(int)));
+  CHECK(cudaMalloc(&counter, sizeof(int)));
+  CHECK(cudaMalloc(&ticket, n * sizeof(int)));
+  CHECK(cudaMalloc(&sum, n * sizeof(int)));
+  CHECK(cudaMemset(m, 0, sizeof(int)));
+  CHECK(cudaMemset(counter, 0, sizeof(int)));
+  lock_reduce_kernel<<<blocks, threads>>>(m, counter, ticket, sum);
+  CHECK_LAUNCH();
+  std::vector<int> t(n), got(n), want(n);
+  CHECK(cudaMemcpy(t.data(), ticket, n * sizeof(int), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(got.data(), sum, n * sizeof(int), cudaMemcpyDeviceToHost));
+  std::vector<int> seen(n, 0);
+  for (int v : t) {
+    REQUIRE(v >= 0 && v < n, "ticket %d out of range", v);
+    ++seen[v];
+  }
+  for (int i = 0; i < n; ++i) REQUIRE(seen[i] == 1, "ticket %d given %d times", i, seen[i]);
+  for (int w = 0; w < n / 32; ++w) {
+    int s = 0;
+    for (int l = 0; l < 32; ++l) s += t[w * 32 + l];
+    for (int l = 0; l < 32; ++l) want[w * 32 + l] = s;
+  }
+  REQUIRE(count_mismatches("lock_reduce", got.data(), want.data(), n) == 0, "mismatches");
+  return 0;
+}
+
 int lane_flag() {
   const int blocks = 2, threads = 64, warps = blocks * threads / 32;
   int *flags, *out;
@@ -300,6 +344,7 @@ int main(int argc, char** argv) {
   int rc = 2;
   if (!std::strcmp(mode, "spinlock")) rc = spinlock();
   else if (!std::strcmp(mode, "lane_flag")) rc = lane_flag();
+  else if (!std::strcmp(mode, "lock_reduce")) rc = lock_reduce();
   else if (!std::strcmp(mode, "coresident")) rc = coresident();
   else if (!std::strcmp(mode, "barrier_exit")) rc = barrier_exit();
   else if (!std::strcmp(mode, "barrier_spin")) rc = barrier_spin();
@@ -310,7 +355,7 @@ int main(int argc, char** argv) {
   // Each block runs a few ms; the grid runs far longer than the watchdog.
   else if (!std::strcmp(mode, "watchdog")) rc = work(1 << 16, 2000, cudaErrorLaunchTimeout);
   else if (!std::strcmp(mode, "long")) rc = work(256, 60000, cudaSuccess);
-  else std::fprintf(stderr, "usage: progress spinlock|lane_flag|coresident|barrier_exit|barrier_spin|barrier_diverge|deadlock|one_wave|overfull|watchdog|long\n");
+  else std::fprintf(stderr, "usage: progress spinlock|lock_reduce|lane_flag|coresident|barrier_exit|barrier_spin|barrier_diverge|deadlock|one_wave|overfull|watchdog|long\n");
   if (rc == 0) std::printf("PASS progress %s\n", mode);
   return rc;
 }
