@@ -225,7 +225,7 @@ int main(int argc, char** argv) {
   run->add_option("--gpu", gpu, "GPU config key or name (see `softgpu devices`)");
   run->add_option("--threads", threads, "host threads that execute blocks (default: all cores)")
       ->check(CLI::Range(1u, 4096u));
-  run->add_option("--watchdog", watchdog, "per-launch wall-clock limit in seconds (0 = none)")
+  run->add_option("--watchdog", watchdog, "per-launch wall-clock limit in seconds, across all blocks (default and 0: none)")
       ->check(CLI::NonNegativeNumber);
   run->add_option("--progress", progress,
                   "show the progress line of kernels running longer than SECONDS, even when stderr is not a "
