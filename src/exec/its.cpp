@@ -7,7 +7,7 @@
 // reaches its reconvergence point:
 //  - spin: a backward branch taken with the warp's state unchanged over one
 //    loop iteration (sampled: first after 1024 backward branches, then at
-//    intervals doubling up to 65536, 256 once the warp spun), or, while
+//    intervals doubling up to 65536, 32 once the warp spun), or, while
 //    diverged, kDivergedBudget backward branches at one stack depth. The
 //    warp yields: the nearest pending group of other lanes moves to the top,
 //    or the lanes waiting at the nearest join point are split off and run
@@ -25,7 +25,7 @@
 namespace softgpu::exec {
 namespace {
 
-constexpr uint32_t kSpinSample = 256;          // after a spin was seen
+constexpr uint32_t kSpinSample = 32;           // after a spin was seen
 constexpr uint32_t kSpinSampleMax = 1u << 16;
 constexpr uint32_t kDivergedBudget = 1u << 16;
 
@@ -96,12 +96,40 @@ void Warp::note_back_branch(uint32_t pc) {
   if (spin && !its_yield()) spinning_ = true;
 }
 
+// Lanes a warp-synchronous instruction executed by `mask` waits for: the
+// union of their membermasks (bar.warp.sync, shfl/vote/match/redux/elect .sync).
+uint32_t Warp::sync_members(const Inst& in, uint32_t mask) {
+  size_t idx = 0;
+  switch (in.op) {
+    case isa::Opcode::Shfl: idx = 4; break;
+    case isa::Opcode::Elect: idx = 1; break;
+    case isa::Opcode::Bar: case isa::Opcode::Barrier: idx = 0; break;
+    default: idx = 2; break;
+  }
+  if (idx >= in.nops || !mask) return mask;
+  uint64_t scratch[kWarpSize];
+  const uint64_t* m = src(in.o[idx], scratch);
+  uint32_t members = 0;
+  for_lanes(mask, [&](uint32_t l) { members |= uint32_t(m[l]); });
+  return members;
+}
+
+// A pending group that cannot run now: at a CTA barrier (it arrives with the
+// warp), or at a warp-synchronous instruction waiting for lanes outside it.
+bool Warp::its_blocked(const SimtEntry& e, uint32_t live_lanes) {
+  const Inst& at = fn_->code[e.pc];
+  if (is_cta_barrier(at)) return true;
+  return is_warp_sync(at) && (sync_members(at, live_lanes) & valid_ & ~exited_ & ~live_lanes) != 0;
+}
+
 bool Warp::its_yield() {
   const size_t base = frame_->simt_base;
   if (simt_.size() - base < 2) return false;
   const uint32_t live = ~exited_;
-  // Groups waiting at a warp-synchronous instruction run only when nothing
-  // else can (second pass): they would wait for the spinning lanes there.
+  spun_ |= simt_.back().mask & live;
+  // Pass 0 runs lanes that did not spin yet; pass 1 any group that can run,
+  // round-robin: every group of the frame spun, so the warp waits on
+  // something outside it (reported as spinning).
   for (int pass = 0; pass < 2; ++pass) {
     uint32_t above = simt_.back().mask & live;  // lanes of the entries passed so far
     for (size_t i = simt_.size() - 1; i-- > base;) {
@@ -118,32 +146,37 @@ bool Warp::its_yield() {
         return true;
       }
       above |= m;
-      const Inst& at = fn_->code[e.pc];
-      if (is_cta_barrier(at) || (pass == 0 && is_warp_sync(at))) continue;
+      if ((pass == 0 && (m & ~spun_) == 0) || its_blocked(e, m)) continue;
       simt_.erase(simt_.begin() + std::ptrdiff_t(i));
       simt_.push_back(e);
-      sync_force_ = pass == 1;  // it runs its warp-synchronous instruction now
+      if (pass == 1) {
+        spun_ = 0;
+        spinning_ = true;
+      }
       return true;
     }
   }
   return false;
 }
 
-// Before a CTA barrier or a warp-synchronous instruction (shfl/vote/match/
-// redux/elect .sync, bar.warp.sync) executed by a diverged warp: pending
-// groups at the same instruction with the same reconvergence point join the
-// top one (the warp reconverges there); otherwise another pending group that
-// is not itself waiting at such an instruction runs first. Returns true when
-// the stack changed (the instruction is executed later). For a CTA barrier
-// with nothing left to run, the pending groups waiting at other barrier
-// instructions arrive with this one.
+// Before a CTA barrier or a warp-synchronous instruction executed by a
+// diverged warp. A warp-synchronous instruction whose members are all in the
+// top group runs at once. Otherwise pending groups at the same instruction
+// with the same reconvergence point join the top one (the warp reconverges
+// there), or else another pending group that can run goes first. Returns
+// true when the stack changed (the instruction is executed later). When no
+// other group can run, the instruction executes with the lanes present (a
+// deadlock on hardware); for a CTA barrier the pending groups waiting at
+// other barrier instructions arrive with this one.
 bool Warp::its_sync_point(const Inst& in) {
   const bool cta_barrier = is_cta_barrier(in);
   if (!cta_barrier && !is_warp_sync(in)) return false;
   const size_t base = frame_->simt_base;
   const uint32_t live = ~exited_;
   const uint32_t pc = simt_.back().pc, reconv = simt_.back().reconv;
-  uint32_t above = simt_.back().mask & live;
+  const uint32_t here = simt_.back().mask & live;
+  if (!cta_barrier && (sync_members(in, here) & valid_ & live & ~here) == 0) return false;
+  uint32_t above = here;
   size_t cand = SIZE_MAX;
   bool merged = false;
   for (size_t i = simt_.size() - 1; i-- > base;) {
@@ -158,19 +191,17 @@ bool Warp::its_sync_point(const Inst& in) {
       if (cand != SIZE_MAX) --cand;
       continue;
     }
-    const Inst& at = fn_->code[e.pc];
-    if (cand == SIZE_MAX && !is_cta_barrier(at) && !is_warp_sync(at)) cand = i;
+    if (cand == SIZE_MAX && !its_blocked(e, m)) cand = i;
   }
   if (merged) return true;
-  if (cand != SIZE_MAX && !sync_force_) {
+  if (cand != SIZE_MAX) {
     const SimtEntry e = simt_[cand];
     simt_.erase(simt_.begin() + std::ptrdiff_t(cand));
     simt_.push_back(e);
     return true;
   }
-  sync_force_ = false;
   if (!cta_barrier) return false;
-  above = simt_.back().mask & live;
+  above = here;
   for (size_t i = simt_.size() - 1; i-- > base;) {
     SimtEntry& e = simt_[i];
     const uint32_t m = e.mask & live;

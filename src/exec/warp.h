@@ -223,6 +223,8 @@ class Warp {
   void note_back_branch(uint32_t pc);
   bool its_yield();
   bool its_sync_point(const Inst& in);
+  uint32_t sync_members(const Inst& in, uint32_t mask);
+  bool its_blocked(const SimtEntry& e, uint32_t live_lanes);
   uint64_t state_hash() const;
   uint64_t sreg(program::Sreg s, uint32_t lane) const;
 
@@ -244,7 +246,7 @@ class Warp {
   std::vector<SimtEntry> simt_;
   // Spin detection (exec/its.cpp).
   bool spinning_ = false;
-  bool sync_force_ = false;        // its_yield moved a group up: it runs its sync instruction
+  uint32_t spun_ = 0;              // lanes seen spinning (its_yield runs others first)
   uint64_t back_branches_ = 0;     // backward branches taken, for sampling
   uint64_t spin_next_ = 1024;      // the next sample: compare this one and the next
   uint32_t spin_interval_ = 1024;

@@ -33,7 +33,7 @@ for m in too_many_threads too_much_smem memcpy_past_end memcpy_null double_free;
 done
 # Forward progress (tests/cuda/progress): not deadlock, overfull (hang on
 # hardware) or watchdog (needs one).
-for m in spinlock lock_reduce lane_flag coresident one_wave barrier_exit barrier_spin barrier_diverge long; do
+for m in spinlock spinlock_loop lock_reduce lane_flag coresident one_wave barrier_exit barrier_spin barrier_diverge long; do
   check "progress_$m" "PASS progress $m" "$bin/progress" $m
 done
 gen=Ninja; command -v ninja >/dev/null || gen="Unix Makefiles"

@@ -3,6 +3,7 @@
 // its results against values computed here on the CPU.
 //   spinlock      per-thread spin lock, every lane of every warp contending:
 //                 a non-atomic counter and a list appended in the lock
+//   spinlock_loop the lock taken 20 times by every thread, in a loop
 //   lock_reduce   a ticket under the lock, then __shfl_xor_sync over the warp
 //   lane_flag     a lane spins on a flag that a lane of its own warp sets
 //                 after the reconvergence point (and the reverse: siblings)
@@ -39,6 +40,17 @@ __global__ void spinlock_kernel(int* m, volatile int* counter, int* list) {
   list[c] = id;
   *counter = c + 1;
   unlock(m);
+}
+
+// The lock taken `rounds` times by every thread, in a loop.
+__global__ void spinlock_loop_kernel(int* m, volatile int* counter, int* mine, int rounds) {
+  const int id = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int r = 0; r < rounds; ++r) {
+    lock(m);
+    *counter = *counter + 1;
+    mine[id] += 1;
+    unlock(m);
+  }
 }
 
 // A ticket under the lock, then a warp-wide sum of the tickets: the lanes that
@@ -186,6 +198,26 @@ int spinlock() {
     ++seen[v];
   }
   for (int i = 0; i < n; ++i) REQUIRE(seen[i] == 1, "thread %d appended %d times", i, seen[i]);
+  return 0;
+}
+
+int spinlock_loop() {
+  const int blocks = 4, threads = 128, n = blocks * threads, rounds = 20;
+  int *m, *counter, *mine;
+  CHECK(cudaMalloc(&m, sizeof(int)));
+  CHECK(cudaMalloc(&counter, sizeof(int)));
+  CHECK(cudaMalloc(&mine, n * sizeof(int)));
+  CHECK(cudaMemset(m, 0, sizeof(int)));
+  CHECK(cudaMemset(counter, 0, sizeof(int)));
+  CHECK(cudaMemset(mine, 0, n * sizeof(int)));
+  spinlock_loop_kernel<<<blocks, threads>>>(m, counter, mine, rounds);
+  CHECK_LAUNCH();
+  int count = 0;
+  std::vector<int> got(n), want(n, rounds);
+  CHECK(cudaMemcpy(&count, counter, sizeof(int), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(got.data(), mine, n * sizeof(int), cudaMemcpyDeviceToHost));
+  REQUIRE(count == n * rounds, "counter %d, want %d", count, n * rounds);
+  REQUIRE(count_mismatches("spinlock_loop", got.data(), want.data(), n) == 0, "mismatches");
   return 0;
 }
 
@@ -345,6 +377,7 @@ int main(int argc, char** argv) {
   if (!std::strcmp(mode, "spinlock")) rc = spinlock();
   else if (!std::strcmp(mode, "lane_flag")) rc = lane_flag();
   else if (!std::strcmp(mode, "lock_reduce")) rc = lock_reduce();
+  else if (!std::strcmp(mode, "spinlock_loop")) rc = spinlock_loop();
   else if (!std::strcmp(mode, "coresident")) rc = coresident();
   else if (!std::strcmp(mode, "barrier_exit")) rc = barrier_exit();
   else if (!std::strcmp(mode, "barrier_spin")) rc = barrier_spin();
@@ -355,7 +388,7 @@ int main(int argc, char** argv) {
   // Each block runs a few ms; the grid runs far longer than the watchdog.
   else if (!std::strcmp(mode, "watchdog")) rc = work(1 << 16, 2000, cudaErrorLaunchTimeout);
   else if (!std::strcmp(mode, "long")) rc = work(256, 60000, cudaSuccess);
-  else std::fprintf(stderr, "usage: progress spinlock|lock_reduce|lane_flag|coresident|barrier_exit|barrier_spin|barrier_diverge|deadlock|one_wave|overfull|watchdog|long\n");
+  else std::fprintf(stderr, "usage: progress spinlock|spinlock_loop|lock_reduce|lane_flag|coresident|barrier_exit|barrier_spin|barrier_diverge|deadlock|one_wave|overfull|watchdog|long\n");
   if (rc == 0) std::printf("PASS progress %s\n", mode);
   return rc;
 }

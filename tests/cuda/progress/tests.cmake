@@ -3,7 +3,7 @@
 # two host threads), partial barriers, the watchdog across many short CTAs,
 # the progress line. Results are checked against CPU values in the program.
 softgpu_cuda_program(progress SOURCES progress/progress.cu ARCH -arch=sm_80)
-foreach(m spinlock lock_reduce lane_flag coresident one_wave barrier_exit barrier_spin barrier_diverge)
+foreach(m spinlock spinlock_loop lock_reduce lane_flag coresident one_wave barrier_exit barrier_spin barrier_diverge)
   foreach(t 1 2)
     cuda_test(progress_${m}_t${t} progress ARGS ${m} RUN_OPTS "--threads@@${t}@@--watchdog@@120"
               STDOUT_REGEX "PASS progress ${m}" TIMEOUT 180)
