@@ -201,8 +201,9 @@ constexpr uint64_t kAdmitAfter = 1ull << 24;
 // starts alone, as on a GPU that runs one CTA after another; another is
 // started beside the running ones when one of them spins (a CTA waiting on
 // another CTA; one more for each spinning cluster) or when none finished for
-// kAdmitAfter instructions, and a finished one is replaced. `start` clusters are started at once (a
-// cooperative launch starts its whole share). Deterministic for one thread.
+// kAdmitAfter instructions, and a finished one is replaced. `start` clusters
+// are started at once (a cooperative launch starts its whole share).
+// Deterministic for one host thread.
 template <class Next>
 void run_clusters(LaunchState& L, Next&& next, size_t slots, size_t start) {
   Monitor mon(L);
