@@ -19,6 +19,7 @@
 //   watchdog      many short blocks, total past the watchdog: LaunchTimeout
 //   long          a kernel of a few seconds (progress line test)
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -165,10 +166,11 @@ __global__ void overfull_kernel(volatile int* flag, int n) {
   }
 }
 
-__global__ void work_kernel(unsigned* out, int iters) {
+// out has `wrap` (a power of two) entries; thread i writes entry i % wrap.
+__global__ void work_kernel(unsigned* out, int iters, unsigned wrap) {
   unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
   for (int i = 0; i < iters; ++i) x = x * 1664525u + 1013904223u;
-  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+  out[(blockIdx.x * blockDim.x + threadIdx.x) & (wrap - 1)] = x;
 }
 
 unsigned lcg(unsigned x, int iters) {
@@ -357,10 +359,10 @@ int overfull(int extra, cudaError_t want) {
 }
 
 int work(int blocks, int iters, cudaError_t want) {
-  const int threads = 64, n = blocks * threads;
+  const int threads = 64, n = std::min(blocks * threads, 1 << 14);
   unsigned* out;
   CHECK(cudaMalloc(&out, n * sizeof(unsigned)));
-  work_kernel<<<blocks, threads>>>(out, iters);
+  work_kernel<<<blocks, threads>>>(out, iters, unsigned(n));
   // The launch runs when issued: its fault surfaces at the next call.
   EXPECT_ERR(cudaDeviceSynchronize(), want);
   if (want != cudaSuccess) return 0;
@@ -385,8 +387,9 @@ int main(int argc, char** argv) {
   else if (!std::strcmp(mode, "deadlock")) rc = deadlock();
   else if (!std::strcmp(mode, "one_wave")) rc = overfull(0, cudaSuccess);
   else if (!std::strcmp(mode, "overfull")) rc = overfull(1, cudaErrorLaunchTimeout);
-  // Each block runs a few ms; the grid runs far longer than the watchdog.
-  else if (!std::strcmp(mode, "watchdog")) rc = work(1 << 16, 2000, cudaErrorLaunchTimeout);
+  // Each block runs well under a millisecond; the grid (1M blocks, minutes
+  // here) far longer than the watchdog.
+  else if (!std::strcmp(mode, "watchdog")) rc = work(1 << 20, 2000, cudaErrorLaunchTimeout);
   else if (!std::strcmp(mode, "long")) rc = work(256, 60000, cudaSuccess);
   else std::fprintf(stderr, "usage: progress spinlock|spinlock_loop|lock_reduce|lane_flag|coresident|barrier_exit|barrier_spin|barrier_diverge|deadlock|one_wave|overfull|watchdog|long\n");
   if (rc == 0) std::printf("PASS progress %s\n", mode);

@@ -19,7 +19,7 @@ foreach(t 1 2)
   cuda_test(progress_watchdog_t${t} progress ARGS watchdog RUN_OPTS "--threads@@${t}@@--watchdog@@1"
             STDOUT_REGEX "PASS progress watchdog" STDERR_REGEX "work_kernel@@watchdog@@CTAs done" TIMEOUT 120)
 endforeach()
-# The progress line, forced on (stderr is not a terminal here) after 0.2 s.
-cuda_test(progress_line progress ARGS long RUN_OPTS "--threads@@2@@--progress@@0.2"
+# The progress line, forced on (stderr is not a terminal here) after 0.05 s.
+cuda_test(progress_line progress ARGS long RUN_OPTS "--threads@@2@@--progress@@0.05"
           STDOUT_REGEX "PASS progress long" STDERR_REGEX "work_kernel@@[0-9]+/256 CTAs done@@warp instructions/s"
           TIMEOUT 180)
