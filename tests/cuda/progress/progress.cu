@@ -179,7 +179,7 @@ unsigned lcg(unsigned x, int iters) {
 }
 
 int spinlock() {
-  const int blocks = 16, threads = 128, n = blocks * threads;
+  const int blocks = 32, threads = 256, n = blocks * threads;
   int *m, *counter, *list;
   CHECK(cudaMalloc(&m, sizeof(int)));
   CHECK(cudaMalloc(&counter, sizeof(int)));
