@@ -101,8 +101,22 @@ class InstructionObserver {
 
 struct ExecOptions {
   unsigned threads = 1;                 // host threads running CTAs in parallel
-  uint64_t watchdog_warp_instructions = 20'000'000'000ull;  // per launch; 0 = unlimited
-  double watchdog_seconds = 60.0;       // wall-clock limit per launch; 0 = unlimited
+  // Watchdog, per launch across all its CTAs: the launch ends with
+  // LaunchTimeout past either limit. 0 = unlimited (the default for both).
+  uint64_t watchdog_warp_instructions = 0;
+  double watchdog_seconds = 0;
+  // CTAs the modelled GPU holds at once (sm_count x resident blocks per SM by
+  // the occupancy limits). A host thread interleaves up to its share of them
+  // when the CTA it runs spins, so co-resident CTAs progress together.
+  // 0 = unknown: one CTA at a time per host thread.
+  uint64_t resident_ctas = 0;
+  // Progress line (CTAs done, warp instructions per second) for launches that
+  // run longer than progress_after_seconds: on stderr when it is a terminal,
+  // or always on progress_out / when progress_force is set. < 0 = never.
+  double progress_after_seconds = 3.0;
+  double progress_period_seconds = 0.5;
+  bool progress_force = false;
+  std::ostream* progress_out = nullptr;  // null = stderr
   std::ostream* printf_out = nullptr;   // device printf destination (default stdout)
   // cudaLimitPrintfFifoSize: device printf records one launch may hold; the
   // rest are dropped (exec/printf.cpp has the record size model).

@@ -6,8 +6,11 @@
 #include <atomic>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <system_error>
 #include <thread>
 
+#include "exec/monitor.h"
 #include "exec/warp.h"
 #include "ptx/parser.h"
 
@@ -94,129 +97,202 @@ void report_deadlock(LaunchState& L, const Cta& cta, uint32_t waiting, bool clus
   L.report(std::move(f));
 }
 
-// Runs a set of clusters co-scheduled on this host thread: their CTAs' warps
-// in turn, each for a quantum or until it blocks. One cluster of one CTA is
-// an ordinary launch; a cooperative launch gives each host thread a share of
-// the whole grid so that CTAs spinning in grid.sync() let the others progress.
-void run_group(LaunchState& L, const std::vector<uint32_t>& clusters) {
+// A cluster being run: its CTAs by rank (one for launches without clusters).
+struct ClusterRun {
+  Cluster cluster;
+  std::vector<CtaRun> runs;
+  uint32_t done = 0;  // CTAs finished
+};
+
+std::unique_ptr<ClusterRun> make_cluster(LaunchState& L, uint32_t id) {
   const Dim3 cd = L.cluster;
   const Dim3 ncl{L.grid.x / cd.x, L.grid.y / cd.y, L.grid.z / cd.z};
   const uint32_t csize = uint32_t(cd.count());
-  std::vector<Cluster> cls(clusters.size());
-  std::vector<CtaRun> runs(clusters.size() * csize);
-  for (size_t ci = 0; ci < clusters.size(); ++ci) {
-    const uint32_t id = clusters[ci];
-    Cluster& c = cls[ci];
-    c.id = Dim3{id % ncl.x, (id / ncl.x) % ncl.y, id / (ncl.x * ncl.y)};
-    for (uint32_t r = 0; r < csize; ++r) {
-      CtaRun& run = runs[ci * csize + r];
-      run.cta = std::make_unique<Cta>();
-      Cta& cta = *run.cta;
-      cta.cluster = &c;
-      cta.cluster_rank = r;
-      cta.cluster_ctaid = Dim3{r % cd.x, (r / cd.x) % cd.y, r / (cd.x * cd.y)};
-      cta.ctaid = Dim3{c.id.x * cd.x + cta.cluster_ctaid.x, c.id.y * cd.y + cta.cluster_ctaid.y,
-                       c.id.z * cd.z + cta.cluster_ctaid.z};
-      cta.linear = cta.ctaid.x + L.grid.x * (cta.ctaid.y + L.grid.y * cta.ctaid.z);
-      cta.nthreads = uint32_t(L.block.count());
-      cta.shared.assign(L.reserved_smem ? L.reserved_smem + program::kReservedSmemBytes : L.shared_bytes,
-                        std::byte{0});
-      c.ctas.push_back(&cta);
-      const uint32_t nwarps = (cta.nthreads + kWarpSize - 1) / kWarpSize;
-      for (uint32_t w = 0; w < nwarps; ++w)
-        run.warps.push_back(
-            std::make_unique<Warp>(L, cta, w, std::min(kWarpSize, cta.nthreads - w * kWarpSize)));
+  auto cr = std::make_unique<ClusterRun>();
+  Cluster& c = cr->cluster;
+  c.id = Dim3{id % ncl.x, (id / ncl.x) % ncl.y, id / (ncl.x * ncl.y)};
+  cr->runs.resize(csize);
+  for (uint32_t r = 0; r < csize; ++r) {
+    CtaRun& run = cr->runs[r];
+    run.cta = std::make_unique<Cta>();
+    Cta& cta = *run.cta;
+    cta.cluster = &c;
+    cta.cluster_rank = r;
+    cta.cluster_ctaid = Dim3{r % cd.x, (r / cd.x) % cd.y, r / (cd.x * cd.y)};
+    cta.ctaid = Dim3{c.id.x * cd.x + cta.cluster_ctaid.x, c.id.y * cd.y + cta.cluster_ctaid.y,
+                     c.id.z * cd.z + cta.cluster_ctaid.z};
+    cta.linear = cta.ctaid.x + L.grid.x * (cta.ctaid.y + L.grid.y * cta.ctaid.z);
+    cta.nthreads = uint32_t(L.block.count());
+    cta.shared.assign(L.reserved_smem ? L.reserved_smem + program::kReservedSmemBytes : L.shared_bytes,
+                      std::byte{0});
+    c.ctas.push_back(&cta);
+    const uint32_t nwarps = (cta.nthreads + kWarpSize - 1) / kWarpSize;
+    for (uint32_t w = 0; w < nwarps; ++w)
+      run.warps.push_back(std::make_unique<Warp>(L, cta, w, std::min(kWarpSize, cta.nthreads - w * kWarpSize)));
+  }
+  return cr;
+}
+
+// What one round over a cluster's warps did.
+struct Round {
+  uint64_t executed = 0;
+  bool any_ready = false;  // some warp could run
+  bool spinning = false;   // some warp stopped in a spin-wait
+  bool stop = false;       // fault or abort
+};
+
+// Runs each ready warp of the cluster's CTAs for a quantum, releases
+// barriers, retires finished CTAs.
+void run_round(LaunchState& L, ClusterRun& cr, Round& rd) {
+  auto& runs = cr.runs;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    CtaRun& run = runs[i];
+    if (run.done) continue;
+    bool cta_done = true, cluster_wait = false;
+    for (auto& w : run.warps) {
+      if (w->state == WarpState::Ready) {
+        rd.any_ready = true;
+        rd.executed += w->run(kQuantum);
+        rd.spinning |= w->spinning();
+        if (w->faulted() || L.abort.load(std::memory_order_relaxed)) { rd.stop = true; return; }
+        if (w->state == WarpState::AtBarrier) release_barriers(L, *run.cta, run.warps);
+      }
+      cluster_wait |= w->state == WarpState::AtClusterBarrier;
+      if (w->state != WarpState::Done) cta_done = false;
+    }
+    Cluster& c = cr.cluster;
+    if (cluster_wait || c.arrived) release_cluster(c, runs, 0, runs.size());
+    if (cta_done) {
+      run.done = true;
+      ++cr.done;
+      L.ctas_done.fetch_add(1, std::memory_order_relaxed);
+      run.warps.clear();  // the Cta itself stays: cluster peers may name its shared memory
     }
   }
-  uint64_t since_check = 0, since_memory_check = 0;
-  for (;;) {
-    bool any_ready = false, all_done = true;
-    for (size_t i = 0; i < runs.size(); ++i) {
-      CtaRun& run = runs[i];
-      if (run.done) continue;
-      bool cta_done = true, cluster_wait = false;
-      for (auto& w : run.warps) {
-        if (w->state == WarpState::Ready) {
-          any_ready = true;
-          const uint64_t ran = w->run(kQuantum);
-          since_check += ran;
-          since_memory_check += ran;
-          if (w->faulted() || L.abort.load(std::memory_order_relaxed)) return;
-          if (w->state == WarpState::AtBarrier) release_barriers(L, *run.cta, run.warps);
-        }
-        cluster_wait |= w->state == WarpState::AtClusterBarrier;
-        if (w->state != WarpState::Done) cta_done = false;
-      }
-      Cluster& c = *run.cta->cluster;
-      if (cluster_wait || c.arrived) {
-        const size_t first = i / csize * csize;
-        release_cluster(c, runs, first, csize);
-      }
-      if (cta_done) {
-        run.done = true;
-        run.warps.clear();  // the Cta itself stays: cluster peers may name its shared memory
-      } else {
-        all_done = false;
-      }
+}
+
+// When no warp of the cluster could run: releases what can be released, or
+// reports the deadlock. Returns false after a deadlock report.
+bool unblock(LaunchState& L, ClusterRun& cr) {
+  bool released = false;
+  for (auto& run : cr.runs)
+    if (!run.done) released |= release_barriers(L, *run.cta, run.warps);
+  released |= release_cluster(cr.cluster, cr.runs, 0, cr.runs.size());
+  if (released) return true;
+  // Every live warp waits at a barrier that can never complete.
+  for (auto& run : cr.runs) {
+    if (run.done) continue;
+    uint32_t waiting = 0, cl_waiting = 0;
+    for (auto& w : run.warps) {
+      waiting += w->state == WarpState::AtBarrier;
+      cl_waiting += w->state == WarpState::AtClusterBarrier;
     }
-    // Past the host-memory budget's comfortable zone, re-measure the
-    // process's memory every few thousand warp instructions.
-    if (since_memory_check > 8192) {
+    report_deadlock(L, *run.cta, waiting + cl_waiting, cl_waiting > 0);
+    return false;
+  }
+  return true;
+}
+
+// Past the host-memory budget's comfortable zone, the process's memory is
+// re-measured every few thousand warp instructions of a host thread.
+constexpr uint64_t kMemoryCheckEvery = 8192;
+bool memory_ok(LaunchState& L, const Cta& cta) {
+  std::string why;
+  if (!L.memory || !L.memory->budget_tight() || L.memory->check_budget(&why)) return true;
+  Fault f;
+  f.status = Status::MemoryAllocation;
+  f.kernel = L.kernel->name;
+  f.block = cta.ctaid;
+  f.message = fmt::format("softgpu: kernel '{}' block ({},{},{}): {}", f.kernel, cta.ctaid.x, cta.ctaid.y,
+                          cta.ctaid.z, why);
+  L.report(std::move(f));
+  return false;
+}
+
+// Instructions a host thread runs without any of its CTAs finishing before
+// it starts another resident CTA even though none was seen spinning (a spin
+// whose registers change every iteration, e.g. with a retry counter).
+constexpr uint64_t kAdmitAfter = 1ull << 24;
+
+// Runs clusters on this host thread. `next` hands out cluster ids (nullopt
+// when none is left). Up to `slots` clusters are resident at once: the first
+// starts alone, as on a GPU that runs one CTA after another; another is
+// started beside the running ones when one of them spins (a CTA waiting on
+// another CTA; one more for each spinning cluster) or when none finished for
+// kAdmitAfter instructions, and a finished one is replaced. `start` clusters
+// are started at once (a cooperative launch starts its whole share).
+// Deterministic for one host thread.
+template <class Next>
+void run_clusters(LaunchState& L, Next&& next, size_t slots, size_t start) {
+  Monitor mon(L);
+  std::vector<std::unique_ptr<ClusterRun>> active;
+  auto admit = [&] {
+    std::optional<uint32_t> id = next();
+    if (!id) return false;
+    active.push_back(make_cluster(L, *id));
+    return true;
+  };
+  for (size_t i = 0; i < std::max<size_t>(start, 1); ++i)
+    if (!admit()) break;
+  uint64_t since_done = 0, since_memory_check = 0;
+  while (!active.empty()) {
+    Round rd;
+    bool finished = false;
+    size_t spinning = 0;  // clusters with a spinning warp
+    for (size_t i = 0; i < active.size(); ++i) {
+      ClusterRun& cr = *active[i];
+      Round one;
+      run_round(L, cr, one);
+      rd.executed += one.executed;
+      spinning += one.spinning;
+      if (one.stop) {
+        mon.add(rd.executed, cr.runs.front().cta->ctaid);  // counted, the launch ends anyway
+        return;
+      }
+      if (!one.any_ready && cr.done < cr.runs.size() && !unblock(L, cr)) return;
+      rd.any_ready |= one.any_ready;
+      finished |= cr.done == cr.runs.size();
+    }
+    if (!mon.add(rd.executed, active.front()->runs.front().cta->ctaid)) return;
+    since_done += rd.executed;
+    if ((since_memory_check += rd.executed) > kMemoryCheckEvery) {
       since_memory_check = 0;
-      std::string why;
-      if (L.memory && L.memory->budget_tight() && !L.memory->check_budget(&why)) {
-        const Cta& cta = *runs.front().cta;
-        Fault f;
-        f.status = Status::MemoryAllocation;
-        f.kernel = L.kernel->name;
-        f.block = cta.ctaid;
-        f.message = fmt::format("softgpu: kernel '{}' block ({},{},{}): {}", f.kernel, cta.ctaid.x, cta.ctaid.y,
-                                cta.ctaid.z, why);
-        L.report(std::move(f));
-        return;
-      }
+      if (!memory_ok(L, *active.front()->runs.front().cta)) return;
     }
-    if (since_check > 100000) {
-      uint64_t total = L.warp_instructions.fetch_add(since_check, std::memory_order_relaxed) + since_check;
-      since_check = 0;
-      const auto& o = *L.opts;
-      double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - L.start).count();
-      if ((o.watchdog_warp_instructions && total > o.watchdog_warp_instructions) ||
-          (o.watchdog_seconds > 0 && secs > o.watchdog_seconds)) {
-        const Cta& cta = *runs.front().cta;
-        Fault f;
-        f.status = Status::LaunchTimeout;
-        f.kernel = L.kernel->name;
-        f.block = cta.ctaid;
-        f.message = fmt::format(
-            "softgpu: kernel '{}' stopped by the watchdog after {:.1f} s and {} warp instructions (block ({},{},{})); "
-            "raise the limit with --watchdog SECONDS",
-            f.kernel, secs, total, cta.ctaid.x, cta.ctaid.y, cta.ctaid.z);
-        L.report(std::move(f));
-        return;
-      }
+    if (finished) {
+      since_done = 0;
+      const size_t before = active.size();
+      std::erase_if(active, [](const auto& cr) { return cr->done == cr->runs.size(); });
+      for (size_t i = active.size(); i < before; ++i)
+        if (!admit()) break;
+      continue;
     }
-    if (all_done) break;
-    if (any_ready) continue;
-    bool released = false;
-    for (size_t i = 0; i < runs.size(); ++i)
-      if (!runs[i].done) released |= release_barriers(L, *runs[i].cta, runs[i].warps);
-    for (size_t ci = 0; ci < cls.size(); ++ci) released |= release_cluster(cls[ci], runs, ci * csize, csize);
-    if (released) continue;
-    // Every live warp waits at a barrier that can never complete.
-    for (auto& run : runs) {
-      if (run.done) continue;
-      uint32_t waiting = 0, cl_waiting = 0;
-      for (auto& w : run.warps) {
-        waiting += w->state == WarpState::AtBarrier;
-        cl_waiting += w->state == WarpState::AtClusterBarrier;
-      }
-      report_deadlock(L, *run.cta, waiting + cl_waiting, cl_waiting > 0);
-      return;
-    }
-    return;
+    // As many new clusters as spin (the wave doubles when all of them wait).
+    if (since_done > kAdmitAfter) spinning = std::max<size_t>(spinning, 1);
+    for (size_t k = 0; k < spinning && active.size() < slots && admit(); ++k) since_done = 0;
   }
-  L.warp_instructions.fetch_add(since_check, std::memory_order_relaxed);
+}
+
+// Runs a host thread's share of the launch; an exception (std::bad_alloc
+// from a huge local or shared allocation, say) becomes the launch's fault.
+template <class F>
+void guarded(LaunchState& L, F&& f) {
+  auto fail = [&](const char* what) {
+    Fault fl;
+    fl.status = Status::LaunchFailure;
+    fl.kernel = L.kernel->name;
+    fl.message = fmt::format("softgpu: kernel '{}' failed inside the simulator: {}", fl.kernel, what);
+    L.report(std::move(fl));
+  };
+  try {
+    f();
+  } catch (const std::bad_alloc&) {
+    fail("out of host memory (std::bad_alloc)");
+  } catch (const std::exception& e) {
+    fail(e.what());
+  } catch (...) {
+    fail("unknown exception");
+  }
 }
 
 bool uses_malloc(const Program& p) {
@@ -314,37 +390,62 @@ LaunchResult launch(const LoadedProgram& lp, const std::string& kernel, const La
 
   // Clusters, one scheduling unit each; the default 1x1x1 makes every CTA
   // its own cluster.
-  const uint64_t nclusters = cfg.grid.count() / cfg.cluster.count();
-  std::vector<std::vector<uint32_t>> groups;
+  const uint64_t csize = cfg.cluster.count();
+  const uint64_t nclusters = cfg.grid.count() / csize;
+  L.total_ctas = cfg.grid.count();
+  init_progress(L);
+  const unsigned nthreads = unsigned(std::clamp<uint64_t>(opts.threads, 1, nclusters));
+  std::atomic<uint64_t> next{0};
+  std::vector<std::thread> pool;
   if (cfg.cooperative) {
     // Every CTA is resident at once: host thread t owns clusters t, t+T, ...
-    const unsigned t = unsigned(std::clamp<uint64_t>(opts.threads, 1, nclusters));
-    groups.resize(t);
-    for (uint64_t c = 0; c < nclusters; ++c) groups[c % t].push_back(uint32_t(c));
-  }
-  const unsigned nthreads = cfg.cooperative ? unsigned(groups.size())
-                                            : unsigned(std::clamp<uint64_t>(opts.threads, 1, nclusters));
-  std::atomic<uint64_t> next{0};
-  auto worker = [&] {
-    for (;;) {
-      if (L.abort.load(std::memory_order_relaxed)) return;
-      uint64_t c = next.fetch_add(1, std::memory_order_relaxed);
-      if (cfg.cooperative) {
-        if (c < groups.size()) run_group(L, groups[c]);
-        return;
-      }
-      if (c >= nclusters) return;
-      run_group(L, {uint32_t(c)});
+    auto share = [&](unsigned t) {
+      guarded(L, [&] {
+        uint64_t c = t;
+        const size_t n = size_t((nclusters - t + nthreads - 1) / nthreads);
+        run_clusters(L, [&]() -> std::optional<uint32_t> {
+          if (c >= nclusters) return std::nullopt;
+          uint64_t id = c;
+          c += nthreads;
+          return uint32_t(id);
+        }, n, n);
+      });
+    };
+    try {
+      for (unsigned t = 1; t < nthreads; ++t) pool.emplace_back(share, t);
+    } catch (const std::system_error& e) {
+      // The shares must run together (grid sync): no way around a missing thread.
+      Fault f;
+      f.status = Status::LaunchOutOfResources;
+      f.kernel = fn.name;
+      f.message = fmt::format("softgpu: kernel '{}': cannot start host thread {} of {}: {}", fn.name,
+                              pool.size() + 1, nthreads, e.what());
+      L.report(std::move(f));
     }
-  };
-  if (nthreads <= 1) {
-    if (cfg.cooperative) run_group(L, groups[0]);
-    else worker();
+    share(0);
   } else {
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < nthreads; ++t) pool.emplace_back(worker);
-    for (auto& t : pool) t.join();
+    // Each host thread holds its share of the resident clusters.
+    const uint64_t resident = opts.resident_ctas / csize;
+    const size_t slots = size_t(std::max<uint64_t>(1, resident / nthreads));
+    auto work = [&] {
+      guarded(L, [&] {
+        run_clusters(L, [&]() -> std::optional<uint32_t> {
+          if (L.abort.load(std::memory_order_relaxed)) return std::nullopt;
+          uint64_t c = next.fetch_add(1, std::memory_order_relaxed);
+          if (c >= nclusters) return std::nullopt;
+          return uint32_t(c);
+        }, slots, 1);
+      });
+    };
+    try {
+      for (unsigned t = 1; t < nthreads; ++t) pool.emplace_back(work);
+    } catch (const std::system_error&) {
+      // fewer host threads: the shares of those not started run on this one
+    }
+    work();
   }
+  for (auto& t : pool) t.join();
+  finish_progress(L);
   if (!L.printf_buffer.empty()) {
     if (opts.printf_out) {
       *opts.printf_out << L.printf_buffer;

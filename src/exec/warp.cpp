@@ -107,6 +107,7 @@ void Warp::pop_frame() {
 
 uint64_t Warp::run(uint64_t budget) {
   uint64_t n = 0;
+  spinning_ = false;
   while (state == WarpState::Ready && n < budget) {
     if (!step()) break;
     ++n;
@@ -138,6 +139,12 @@ bool Warp::step() {
     uint32_t p = preds_[frame_->pred_base + in.guard];
     mask &= in.guard_neg ? ~p : p;
   }
+  if (mask && simt_.size() - frame_->simt_base > 1) {
+    // A diverged warp at a CTA barrier or a warp-synchronous instruction:
+    // its pending groups join or run first (exec/its.cpp).
+    const isa::UnitClass u = isa::info(in.op).unit;
+    if ((u == isa::UnitClass::Warp || u == isa::UnitClass::Sync) && its_sync_point(in)) return true;
+  }
   if (L_.opts->observer) {
     WarpInstructionEvent e;
     e.cta_linear = cta_.linear;
@@ -167,7 +174,7 @@ bool Warp::step() {
   switch (in.op) {
     case Opcode::Bra:
       exec_branch(in, active, mask);
-      return true;
+      return !spinning_;
     case Opcode::Brx: {
       // Indirect branch: lanes may pick different targets; run each group in turn.
       uint64_t scratch[kWarpSize];
@@ -214,10 +221,10 @@ bool Warp::step() {
       return true;
     case Opcode::Bar:
     case Opcode::Barrier:
+      // bar.warp.sync (__syncwarp): the lanes executing together are
+      // synchronized (a diverged warp's pending groups joined above).
+      if (in.raw_mods.size() > 0 && in.raw_mods[0] == ".warp") { top.pc = pc + 1; return true; }
       top.pc = pc + 1;
-      // bar.warp.sync (__syncwarp): the lanes of a warp execute in lockstep
-      // here, so they are already synchronized.
-      if (in.raw_mods.size() > 0 && in.raw_mods[0] == ".warp") return true;
       if (mask) exec_barrier(in, mask);
       return state == WarpState::Ready;
     default:
@@ -236,12 +243,17 @@ void Warp::exec_branch(const Inst& in, uint32_t active, uint32_t taken) {
   const uint32_t pc = top.pc;
   const uint32_t target = in.op == Opcode::Ret ? uint32_t(fn_->code.size()) : in.target;
   const uint32_t not_taken = active & ~taken;
-  if (not_taken == 0) { top.pc = target; return; }
+  if (not_taken == 0) {
+    top.pc = target;
+    if (target <= pc) note_back_branch(pc);
+    return;
+  }
   if (taken == 0) { top.pc = pc + 1; return; }
   const uint32_t reconv = in.reconv;
   top.pc = reconv;  // this entry becomes the join point
   simt_.push_back({pc + 1, reconv, not_taken});
   simt_.push_back({target, reconv, taken});
+  if (target <= pc) note_back_branch(pc);
 }
 
 void Warp::exec_call(const Inst& in, uint32_t mask) {

@@ -70,6 +70,14 @@ struct LaunchState {
   bool explicit_cluster = false;
   uint64_t grid_workspace = 0;   // cooperative launches: grid-sync workspace, read via %envreg1/2
   DeviceHeap* heap = nullptr;    // device malloc heap (programs that call malloc/free)
+  // Progress and watchdog (exec/monitor.cpp).
+  uint64_t total_ctas = 0;
+  std::atomic<uint64_t> ctas_done{0};
+  bool progress = false;         // show the progress line once it is due
+  bool progress_shown = false;   // a line is on screen (guarded by mu)
+  double progress_next = 0;      // seconds since start of the next update (guarded by mu)
+  double progress_last_secs = 0;
+  uint64_t progress_last_instructions = 0;
 
   // Records the first fault and stops the launch.
   void report(Fault f);
@@ -132,9 +140,13 @@ class Warp {
  public:
   Warp(LaunchState& L, Cta& cta, uint32_t warp_id, uint32_t nlanes);
 
-  // Runs until the warp finishes, waits at a barrier, or has run `budget`
-  // instructions. Returns the number of warp instructions executed.
+  // Runs until the warp finishes, waits at a barrier, spins (see spinning()),
+  // or has run `budget` instructions. Returns the warp instructions executed.
   uint64_t run(uint64_t budget);
+  // The last run() stopped because the warp spins in a loop that waits on
+  // memory (its state did not change over an iteration) and none of its
+  // other lanes could run instead: it waits on another warp or CTA.
+  bool spinning() const { return spinning_; }
 
   WarpState state = WarpState::Ready;
   uint32_t carry = 0;  // CC.CF per lane, written by .cc arithmetic, read by addc/subc/madc
@@ -230,6 +242,14 @@ class Warp {
   void exec_call(const Inst& in, uint32_t mask);
   void exec_builtin(const Function& callee, const Inst& in, uint32_t mask);
   void exec_barrier(const Inst& in, uint32_t mask);
+  // Independent thread scheduling (exec/its.cpp): forward progress for lanes
+  // of a diverged warp while others spin.
+  void note_back_branch(uint32_t pc);
+  bool its_yield();
+  bool its_sync_point(const Inst& in);
+  uint32_t sync_members(const Inst& in, uint32_t mask);
+  bool its_blocked(const SimtEntry& e, uint32_t live_lanes);
+  uint64_t state_hash() const;
   uint64_t sreg(program::Sreg s, uint32_t lane) const;
 
   LaunchState& L_;
@@ -249,10 +269,24 @@ class Warp {
   uint32_t local_top_ = 0;         // bytes of local memory in use (same for every lane)
   std::vector<Frame> frames_;
   std::vector<SimtEntry> simt_;
+  // Spin detection (exec/its.cpp).
+  bool spinning_ = false;
+  uint32_t spun_ = 0;              // lanes seen spinning (its_yield runs others first)
+  uint64_t back_branches_ = 0;     // backward branches taken, for sampling
+  uint64_t spin_next_ = 1024;      // the next sample: compare this one and the next
+  uint32_t spin_interval_ = 1024;
+  uint32_t spin_pc_ = 0;
+  size_t spin_depth_ = 0;
+  uint64_t spin_hash_ = 0;
+  uint32_t diverged_back_ = 0;     // backward branches while diverged at one stack depth
+  size_t diverged_depth_ = 0;
   const Function* fn_ = nullptr;
   Frame* frame_ = nullptr;
   const std::vector<ExecFn>* fns_ = nullptr;
 };
+
+// shfl/vote/match/redux/elect (.sync) and bar.warp.sync (exec/its.cpp).
+bool is_warp_sync(const Inst& in);
 
 // Registers handler binders; implemented in the handler files.
 using BindFn = ExecFn (*)(const Inst& in);

@@ -399,11 +399,12 @@ Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, s
     if (!args[i] || uint64_t(p.offset) + p.size > cfg.params.size()) return finish(Status::InvalidValue);
     std::memcpy(cfg.params.data() + p.offset, args[i], p.size);
   }
-  if (cooperative) {
-    uint64_t resident = uint64_t(blocks_per_sm(g, *info, kernel_registers(*k), block.count(), shared_bytes)) * g.sm_count;
-    if (grid.count() > resident) return finish(Status::CooperativeLaunchTooLarge);
-  }
+  // CTAs the modelled GPU holds at once, by the occupancy limits.
+  const uint64_t resident =
+      uint64_t(blocks_per_sm(g, *info, kernel_registers(*k), block.count(), shared_bytes)) * g.sm_count;
+  if (cooperative && grid.count() > resident) return finish(Status::CooperativeLaunchTooLarge);
   exec::ExecOptions eo = exec_options();
+  eo.resident_ctas = std::max<uint64_t>(resident, 1);
   if (auto it = limits_.find(Limit::MallocHeapSize); it != limits_.end()) eo.malloc_heap_bytes = it->second;
 
   if (exec::calls_printf(*k->module->program)) printf_launched_ = true;

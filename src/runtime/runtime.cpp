@@ -1,6 +1,8 @@
 // Runtime core: construction from options, error state, device calls,
 // streams and events.
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cerrno>
 #include <cstdlib>
 #include <iostream>
@@ -79,6 +81,14 @@ Result<Options> options_from_env() {
       return Error{Status::InitializationError,
                    fmt::format("SOFTGPU_HOST_MEMORY_LIMIT='{}' is not a size (bytes, or a number with K, M or G)", m)};
     o.host_memory_limit = *v << shift;
+  }
+  if (const char* p = std::getenv("SOFTGPU_PROGRESS"); p && *p) {
+    auto v = parse_number<double>(p);
+    if (std::string(p) == "off") v = -1.0;
+    if (!v || std::isnan(*v))
+      return Error{Status::InitializationError,
+                   fmt::format("SOFTGPU_PROGRESS='{}' is not 'off' or a number of seconds", p)};
+    o.progress_seconds = *v;
   }
   return o;
 }
@@ -246,6 +256,11 @@ exec::ExecOptions Runtime::exec_options() const {
   exec::ExecOptions o;
   o.threads = opts_.threads ? opts_.threads : std::max(1u, std::thread::hardware_concurrency());
   o.watchdog_seconds = opts_.watchdog_seconds;
+  if (opts_.progress_seconds) {
+    o.progress_after_seconds = *opts_.progress_seconds;
+    o.progress_force = *opts_.progress_seconds >= 0;
+    o.progress_period_seconds = std::clamp(*opts_.progress_seconds, 0.05, 0.5);
+  }
   o.sm_count = gpu_.sm_count;
   o.textures = texture_registry(*this);
   if (auto it = limits_.find(Limit::PrintfFifoSize); it != limits_.end()) o.printf_fifo_bytes = it->second;

@@ -38,13 +38,17 @@ namespace softgpu::runtime {
 struct Options {
   std::string gpu = config::kDefaultGpu;  // config key or name
   unsigned threads = 0;                  // host threads per launch, 0 = all cores
-  double watchdog_seconds = 60.0;        // per launch, 0 = unlimited
+  double watchdog_seconds = 0;           // per launch, 0 = unlimited
   uint64_t host_memory_limit = 0;        // bytes device memory may make resident, 0 = from /proc/meminfo
+  // Progress line: nullopt = after 3 s when stderr is a terminal; a value
+  // forces it on after that many seconds; negative = never.
+  std::optional<double> progress_seconds;
 };
 
 // Reads SOFTGPU_GPU, SOFTGPU_THREADS, SOFTGPU_WATCHDOG_SECONDS,
-// SOFTGPU_HOST_MEMORY_LIMIT (bytes, or with a K/M/G suffix). A malformed
-// value is an error naming the variable.
+// SOFTGPU_HOST_MEMORY_LIMIT (bytes, or with a K/M/G suffix) and
+// SOFTGPU_PROGRESS ("off" or seconds). A malformed value is an error naming
+// the variable.
 Result<Options> options_from_env();
 
 enum class CopyKind : int { HostToHost = 0, HostToDevice = 1, DeviceToHost = 2, DeviceToDevice = 3, Default = 4 };

@@ -11,6 +11,7 @@ struct RunOptions {
   std::string gpu;                 // config key or name; empty = default
   unsigned threads = 0;            // 0 = all cores
   std::optional<double> watchdog;  // seconds; unset = runtime default
+  std::optional<double> progress;  // SOFTGPU_PROGRESS: show the progress line after this many seconds
   std::string host_memory_limit;   // SOFTGPU_HOST_MEMORY_LIMIT, e.g. "8G"; empty = the host's available memory
 };
 

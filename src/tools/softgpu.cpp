@@ -49,6 +49,14 @@ Result<double> parse_watchdog(const std::string& s) {
   return v;
 }
 
+Result<double> parse_progress(const std::string& s) {
+  double v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{} || end != s.data() + s.size() || !std::isfinite(v) || v < 0)
+    return Error{Status::InvalidValue, fmt::format("--progress must be a number of seconds >= 0, got '{}'", s)};
+  return v;
+}
+
 int cmd_devices() {
   auto dir = config::default_config_dir();
   auto all = config::load_all_gpu_configs(dir);
@@ -112,17 +120,21 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", version_text());
   auto* run = app.add_subcommand("run", "Run a program built with `nvcc -cudart shared` on the simulated GPU");
   tools::RunOptions ro;
-  std::string threads_text, watchdog_text;
+  std::string threads_text, watchdog_text, progress_text;
   run->add_option("--gpu", ro.gpu, "GPU config key or name (see `softgpu devices`), or a .toml file");
-  // Taken as text and checked by parse_threads/parse_watchdog, whose
+  // Taken as text and checked by parse_threads/parse_seconds, whose
   // messages say what is allowed.
   run->add_option("--threads", threads_text, "host threads that execute blocks, 1-4096 (default: all cores)");
-  run->add_option("--watchdog", watchdog_text, "per-launch wall-clock limit in seconds (0 = none)");
+  run->add_option("--watchdog", watchdog_text,
+                  "per-launch wall-clock limit in seconds, across all blocks (default and 0: none)");
+  run->add_option("--progress", progress_text,
+                  "show the progress line of kernels running longer than SECONDS, even when stderr is not a "
+                  "terminal (default: after 3 s on a terminal)");
   run->add_option("--host-memory-limit", ro.host_memory_limit,
                   "host memory device memory may make resident, e.g. 8G (default: what the host has available)");
   run->footer(
-      "Usage: softgpu run [--gpu NAME] [--threads N] [--watchdog SECONDS] [--host-memory-limit SIZE] [--] "
-      "PROGRAM [ARGS...]");
+      "Usage: softgpu run [--gpu NAME] [--threads N] [--watchdog SECONDS] [--progress SECONDS] "
+      "[--host-memory-limit SIZE] [--] PROGRAM [ARGS...]");
 
   app.add_subcommand("devices", "List the simulated GPUs");
 
@@ -142,7 +154,8 @@ int main(int argc, char** argv) {
         for (int j = i + 1; j < argc; ++j) program.emplace_back(argv[j]);
         break;
       }
-      bool takes_value = a == "--gpu" || a == "--threads" || a == "--watchdog" || a == "--host-memory-limit";
+      bool takes_value = a == "--gpu" || a == "--threads" || a == "--watchdog" || a == "--progress" ||
+                         a == "--host-memory-limit";
       if (takes_value) {
         ++i;
         continue;
@@ -171,6 +184,11 @@ int main(int argc, char** argv) {
       auto w = parse_watchdog(watchdog_text);
       if (!w) return usage_error(w.error().message);
       ro.watchdog = *w;
+    }
+    if (!progress_text.empty()) {
+      auto p = parse_progress(progress_text);
+      if (!p) return usage_error(p.error().message);
+      ro.progress = *p;
     }
     return tools::cmd_run(program, ro);
   }

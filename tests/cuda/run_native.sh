@@ -2,8 +2,8 @@
 # Runs the CUDA acceptance programs natively on a real NVIDIA GPU, without
 # softgpu, to validate the tests themselves. Usage:
 #   tests/cuda/run_native.sh BUILD_DIR/tests/cuda
-# (the folder where CMake put the programs). The watchdog test is skipped: a
-# GPU without a display watchdog would spin forever. The fault reports on
+# (the folder where CMake put the programs). The watchdog tests (and the
+# deadlocks) are skipped: a GPU without a display watchdog would spin forever. The fault reports on
 # stderr are softgpu's, so only exit codes and stdout are checked here.
 set -u
 bin=${1:?usage: run_native.sh BUILD_DIR/tests/cuda}
@@ -30,6 +30,11 @@ check printf "PASS printf" cmake -DPROG="$bin/printf" -DEXPECTED_STDOUT="$src/pr
 for m in oob_read oob_write misaligned trap asm_trap sticky; do check "fault_$m" "PASS faults $m" "$bin/faults" $m; done
 for m in too_many_threads too_much_smem memcpy_past_end memcpy_null double_free; do
   check "misuse_$m" "PASS misuse $m" "$bin/misuse" $m
+done
+# Forward progress (tests/cuda/progress): not deadlock, overfull (hang on
+# hardware) or watchdog (needs one).
+for m in spinlock spinlock_loop lock_reduce lane_flag coresident one_wave barrier_exit barrier_spin barrier_diverge long; do
+  check "progress_$m" "PASS progress $m" "$bin/progress" $m
 done
 gen=Ninja; command -v ninja >/dev/null || gen="Unix Makefiles"
 check cmake_project "PASS cmake_project" cmake -DSRC="$src/cmake_project" -DBIN="$bin/cmake_project_native" \

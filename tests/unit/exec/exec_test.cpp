@@ -2,7 +2,9 @@
 // each checked against a CPU computation of the same algorithm.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstring>
+#include <new>
 #include <fstream>
 #include <numeric>
 #include <sstream>
@@ -281,4 +283,85 @@ TEST(Exec, PartlyOutOfBoundsWarpFaults) {
   EXPECT_EQ(r2.status, Status::IllegalAddress);
   ASSERT_TRUE(r2.fault);
   EXPECT_GE(r2.fault->thread.x, 50u) << r2.fault->message;
+}
+
+// An observer that throws std::bad_alloc after `after` instructions: stands in
+// for a host allocation failing inside the executor.
+struct ThrowingObserver : exec::InstructionObserver {
+  std::atomic<uint64_t> seen{0};
+  uint64_t after = 0;
+  void on_instruction(const exec::WarpInstructionEvent&) override {
+    if (seen.fetch_add(1) >= after) throw std::bad_alloc();
+  }
+};
+
+TEST(Exec, HostExceptionInWorkerThreadIsALaunchFailure) {
+  for (unsigned threads : {1u, 2u, 4u}) {
+    Fixture f;
+    ASSERT_TRUE(f.prog);
+    ThrowingObserver obs;
+    obs.after = 500;
+    f.opts.threads = threads;
+    f.opts.observer = &obs;
+    const int n = 64 * 128;
+    float* a = f.alloc<float>(n);
+    float* b = f.alloc<float>(n);
+    float* c = f.alloc<float>(n);
+    auto r = f.run("vadd", Dim3{64}, Dim3{128}, a, b, c, n);
+    EXPECT_EQ(r.status, Status::LaunchFailure) << threads;
+    ASSERT_TRUE(r.fault) << threads;
+    EXPECT_NE(r.fault->message.find("out of host memory"), std::string::npos) << r.fault->message;
+    EXPECT_NE(r.fault->message.find("vadd"), std::string::npos) << r.fault->message;
+  }
+}
+
+TEST(Exec, WatchdogCountsAllCtasOfALaunch) {
+  // 4096 CTAs of ~40 warp instructions each: no CTA comes near the limit,
+  // the launch (~160k) does.
+  for (unsigned threads : {1u, 2u}) {
+    Fixture f;
+    ASSERT_TRUE(f.prog);
+    f.opts.threads = threads;
+    f.opts.watchdog_warp_instructions = 50000;
+    const int n = 4096 * 32;
+    float* a = f.alloc<float>(n);
+    float* b = f.alloc<float>(n);
+    float* c = f.alloc<float>(n);
+    auto r = f.run("vadd", Dim3{4096}, Dim3{32}, a, b, c, n);
+    EXPECT_EQ(r.status, Status::LaunchTimeout) << threads;
+    ASSERT_TRUE(r.fault);
+    EXPECT_NE(r.fault->message.find("watchdog"), std::string::npos) << r.fault->message;
+    // Unlimited by default: the same launch completes.
+    f.opts.watchdog_warp_instructions = exec::ExecOptions{}.watchdog_warp_instructions;
+    EXPECT_EQ(exec::ExecOptions{}.watchdog_seconds, 0.0);
+    auto r2 = f.run("vadd", Dim3{4096}, Dim3{32}, a, b, c, n);
+    EXPECT_EQ(r2.status, Status::Success) << (r2.fault ? r2.fault->message : "");
+    EXPECT_GT(r2.warp_instructions, 50000u);
+  }
+}
+
+TEST(Exec, ProgressLineShowsCtasAndIsCleared) {
+  Fixture f;
+  ASSERT_TRUE(f.prog);
+  std::ostringstream progress;
+  f.opts.progress_out = &progress;
+  f.opts.progress_after_seconds = 0;
+  f.opts.progress_period_seconds = 0.01;
+  const int n = 4096 * 32;
+  float* a = f.alloc<float>(n);
+  float* b = f.alloc<float>(n);
+  float* c = f.alloc<float>(n);
+  auto r = f.run("vadd", Dim3{4096}, Dim3{32}, a, b, c, n);
+  ASSERT_EQ(r.status, Status::Success);
+  const std::string s = progress.str();
+  EXPECT_NE(s.find("softgpu: kernel 'vadd': "), std::string::npos) << s;
+  EXPECT_NE(s.find("/4096 CTAs done"), std::string::npos) << s;
+  EXPECT_NE(s.find("warp instructions/s"), std::string::npos) << s;
+  EXPECT_EQ(s.substr(s.size() - 4), "\r\033[K") << s;  // cleared at the end
+  // Off: nothing written.
+  std::ostringstream none;
+  f.opts.progress_out = &none;
+  f.opts.progress_after_seconds = -1;
+  ASSERT_EQ(f.run("vadd", Dim3{4096}, Dim3{32}, a, b, c, n).status, Status::Success);
+  EXPECT_TRUE(none.str().empty());
 }

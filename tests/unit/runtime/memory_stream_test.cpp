@@ -240,7 +240,7 @@ TEST_F(RuntimeTest, UnknownSymbolsAndKernels) {
 }
 
 TEST(RuntimeInit, UnknownGpuFailsEveryCallWithNoDevice) {
-  Runtime rt(Options{"no-such-gpu", 1, 1.0});
+  Runtime rt(Options{"no-such-gpu", 1, 1.0, 0, std::nullopt});
   void* d = nullptr;
   EXPECT_EQ(rt.malloc(&d, 16), Status::NoDevice);
   int n = 5;
@@ -267,6 +267,24 @@ TEST(RuntimeInit, OptionsFromEnvRejectsBadValues) {
   unsetenv("SOFTGPU_THREADS");
   unsetenv("SOFTGPU_WATCHDOG_SECONDS");
   unsetenv("SOFTGPU_GPU");
+  // Defaults: no watchdog, progress line decided by the terminal.
+  o = options_from_env();
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->watchdog_seconds, 0.0);
+  EXPECT_FALSE(o->progress_seconds.has_value());
+  setenv("SOFTGPU_PROGRESS", "0.5", 1);
+  o = options_from_env();
+  ASSERT_TRUE(o.ok());
+  EXPECT_DOUBLE_EQ(o->progress_seconds.value_or(-9), 0.5);
+  setenv("SOFTGPU_PROGRESS", "off", 1);
+  o = options_from_env();
+  ASSERT_TRUE(o.ok());
+  EXPECT_LT(o->progress_seconds.value_or(0), 0.0);
+  setenv("SOFTGPU_PROGRESS", "soon", 1);
+  o = options_from_env();
+  ASSERT_FALSE(o.ok());
+  EXPECT_NE(o.error().message.find("SOFTGPU_PROGRESS"), std::string::npos);
+  unsetenv("SOFTGPU_PROGRESS");
 }
 
 TEST(RuntimeInit, HostMemoryLimitFromEnv) {

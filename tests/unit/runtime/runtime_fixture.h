@@ -34,7 +34,7 @@ inline config::GpuConfig test_gpu() {
 
 class RuntimeTest : public ::testing::Test {
  protected:
-  RuntimeTest() : rt(test_gpu(), Options{"test", 2, 30.0}) {}
+  RuntimeTest() : rt(test_gpu(), Options{"test", 2, 30.0, 0, std::nullopt}) {}
   Runtime rt;
 };
 
