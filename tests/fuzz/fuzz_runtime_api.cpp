@@ -94,6 +94,15 @@ class Session {
   void expect(const char* call, Status got, std::initializer_list<Status> documented,
               std::optional<Status> exact = std::nullopt) {
     if (trace_) std::fprintf(stderr, "  %s -> %d\n", call, int(got));
+    if (fault_maybe_) {
+      // A stray access that may have stayed inside mapped device memory (the
+      // arena maps whole 2 MiB chunks, as a GPU does): a fault or nothing.
+      fault_maybe_ = false;
+      if (async_error(got)) {
+        sticky_ = got;
+        return;
+      }
+    }
     if (fault_pending_) {
       // The fault surfaces here: at the first call after the faulting launch.
       if (!async_error(got)) violation(call, int(got));
@@ -291,7 +300,7 @@ class Session {
         streams_.clear();
         events_.clear();
         sticky_.reset();
-        fault_pending_ = false;
+        fault_pending_ = fault_maybe_ = false;
         break;
       }
     }
@@ -381,7 +390,12 @@ class Session {
     size_t aoff = 0;
     Alloc* a = p ? containing(p, size_t(count) * 4, &aoff) : nullptr;
     if (!a || pv % 4) {
-      fault_pending_ = true;  // out of bounds or misaligned: the next call reports it
+      // Misaligned, null or far below any allocation: the next call reports
+      // the fault. Past an allocation's end or into freed memory: a fault
+      // unless the chunk is still mapped, and then other allocations may
+      // have been written.
+      const bool certain = pv % 4 || pv < (uint64_t(1) << 32);
+      (certain ? fault_pending_ : fault_maybe_) = true;
       for (auto& [b, al] : live_) al.known.assign(al.known.size(), false);  // partly written
       return;
     }
@@ -408,6 +422,7 @@ class Session {
   std::vector<void*> dead_streams_, dead_events_;
   std::optional<Status> sticky_;
   bool fault_pending_ = false;
+  bool fault_maybe_ = false;
   // SOFTGPU_FUZZ_TRACE=1: print each call and its code (replaying an input).
   bool trace_ = std::getenv("SOFTGPU_FUZZ_TRACE") != nullptr;
 };
