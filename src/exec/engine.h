@@ -1,6 +1,6 @@
 // The functional executor's public face: load PTX modules into a program,
 // launch kernels, report faults. It knows nothing of timing; a timing model
-// observes it through InstructionObserver.
+// observes it through ExecutionListener (exec/listener.h).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -75,29 +75,7 @@ struct LaunchConfig {
   bool explicit_cluster = false;  // %is_explicit_cluster: launched with a cluster shape
 };
 
-// What the executor reports for each warp instruction when observed.
-struct WarpInstructionEvent {
-  uint32_t cta_linear = 0;    // linear CTA index in the grid
-  uint32_t warp_in_cta = 0;
-  uint32_t pc = 0;            // instruction index in the decoded function
-  uint32_t ptx_line = 0;
-  uint16_t opcode = 0;        // isa::Opcode
-  uint8_t unit = 0;           // isa::UnitClass
-  uint32_t active_mask = 0;
-  // Memory operations: each active lane's address and access size.
-  bool is_memory = false;
-  uint8_t space = 0;          // ptx::Space of the access
-  bool is_store = false;
-  uint32_t access_size = 0;
-  const uint64_t* lane_addresses = nullptr;  // 32 entries, valid during the callback
-};
-
-class InstructionObserver {
- public:
-  virtual ~InstructionObserver() = default;
-  // Called from the executing host thread; must be thread-safe if threads > 1.
-  virtual void on_instruction(const WarpInstructionEvent& e) = 0;
-};
+class ExecutionListener;  // exec/listener.h
 
 struct ExecOptions {
   unsigned threads = 1;                 // host threads running CTAs in parallel
@@ -126,7 +104,9 @@ struct ExecOptions {
   // 512 KB per thread (ptx::kMaxLocalBytesPerThread).
   uint64_t local_bytes_per_thread = 64 * 1024;
   uint32_t sm_count = 132;              // for %nsmid / %smid
-  InstructionObserver* observer = nullptr;  // null = fast path
+  // Timing, profiler, sanitizers (exec/listener.h); null = the fast path.
+  ExecutionListener* listener = nullptr;
+  uint32_t registers_per_thread = 0;  // from the machine code, for the listener (0 = unknown)
   const class TextureRegistry* textures = nullptr;  // texture/surface objects (exec/texture.h)
   // Device malloc heap (cudaLimitMallocHeapSize): created at the first launch
   // of a program that calls malloc/free, then fixed, as on hardware.

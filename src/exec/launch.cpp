@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "exec/monitor.h"
+#include "exec/listener.h"
 #include "exec/warp.h"
 #include "ptx/parser.h"
 
@@ -57,6 +58,14 @@ struct CtaRun {
   std::unique_ptr<Cta> cta;
   std::vector<std::unique_ptr<Warp>> warps;
   bool done = false;
+  ExecutionListener* listener = nullptr;  // told when the CTA ends (or the launch stops)
+  CtaRun() = default;
+  CtaRun(CtaRun&&) = default;
+  ~CtaRun() { end(); }
+  void end() {
+    if (listener && cta) listener->cta_end(cta->linear, cta->listener_ctx);
+    listener = nullptr;
+  }
 };
 
 uint32_t live_threads(const CtaRun& r) {
@@ -127,6 +136,7 @@ std::unique_ptr<ClusterRun> make_cluster(LaunchState& L, uint32_t id) {
                       std::byte{0});
     c.ctas.push_back(&cta);
     const uint32_t nwarps = (cta.nthreads + kWarpSize - 1) / kWarpSize;
+    if ((run.listener = L.opts->listener)) cta.listener_ctx = run.listener->cta_begin(cta.linear, cta.ctaid, nwarps);
     for (uint32_t w = 0; w < nwarps; ++w)
       run.warps.push_back(std::make_unique<Warp>(L, cta, w, std::min(kWarpSize, cta.nthreads - w * kWarpSize)));
   }
@@ -167,6 +177,7 @@ void run_round(LaunchState& L, ClusterRun& cr, Round& rd) {
       ++cr.done;
       L.ctas_done.fetch_add(1, std::memory_order_relaxed);
       run.warps.clear();  // the Cta itself stays: cluster peers may name its shared memory
+      run.end();
     }
   }
 }
@@ -394,6 +405,18 @@ LaunchResult launch(const LoadedProgram& lp, const std::string& kernel, const La
   const uint64_t nclusters = cfg.grid.count() / csize;
   L.total_ctas = cfg.grid.count();
   init_progress(L);
+  if (opts.listener) {
+    LaunchInfo li;
+    li.kernel = fn.name;
+    li.grid = cfg.grid;
+    li.block = cfg.block;
+    li.cluster = cfg.cluster;
+    li.regs_per_thread = opts.registers_per_thread;
+    li.shared_per_cta = L.shared_bytes;
+    li.local_per_thread = fn.local_bytes;
+    li.cooperative = cfg.cooperative;
+    opts.listener->launch_begin(li);
+  }
   const unsigned nthreads = unsigned(std::clamp<uint64_t>(opts.threads, 1, nclusters));
   std::atomic<uint64_t> next{0};
   std::vector<std::thread> pool;
@@ -460,6 +483,7 @@ LaunchResult launch(const LoadedProgram& lp, const std::string& kernel, const La
     res.status = L.fault->status;
     res.fault = std::move(L.fault);
   }
+  if (opts.listener) opts.listener->launch_end(res.status);
   return res;
 }
 

@@ -29,6 +29,7 @@ struct MemoryAccess {
   const uint64_t* lane_addr = nullptr; // 32 entries, valid for `lanes` during the call
 };
 
+// Exited: the warp has no live thread left after this instruction.
 enum class StepOutcome : uint8_t { Retired, AtBarrier, AtClusterBarrier, Exited, Faulted };
 
 // One warp instruction, in program order per warp.
@@ -66,6 +67,7 @@ class ExecutionListener {
   // come from one thread. Must be thread-safe across CTAs when threads > 1.
   virtual void step(const WarpStep&) = 0;
   virtual void barrier_released(uint32_t /*cta_linear*/, uint32_t /*bar_id*/) {}
+  // Every cta_begin gets its cta_end, also when a fault stops the launch.
   virtual void cta_end(uint32_t /*cta_linear*/, void* /*cta_context*/) {}
   virtual void launch_end(Status) {}
 };

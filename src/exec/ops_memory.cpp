@@ -152,6 +152,7 @@ inline std::byte* locate(Warp& w, const Inst& in, const Operand& a, const uint64
       w.fault(Status::IllegalAddress, lane, addr, "invalid access to kernel parameters");
       return nullptr;
     }
+    w.note_access(Space::Param, L.params_addr + addr, size, lane, write);
     return const_cast<std::byte*>(L.params) + addr;
   }
   if (a.addr_kind == Operand::AddrKind::FParam) return w.param_ptr(lane, addr, size);
@@ -166,6 +167,7 @@ inline bool fast_global(Warp& w, const Inst& in, const Operand& a, const uint64_
                         uint32_t bytes, bool write) {
   if (a.addr_kind != Operand::AddrKind::Plain || a.reg == program::kNoReg) return false;
   if (in.m.space != Space::Global && in.m.space != Space::Generic) return false;
+  if (w.tracing()) return false;  // a listener sees every lane's access through translate
   // The first lane's access goes through the checked path, which also makes
   // its allocation the warp's cached one; the others are compared with it.
   const uint32_t first = uint32_t(std::countr_zero(mask));

@@ -145,32 +145,19 @@ bool Warp::step() {
     const isa::UnitClass u = isa::info(in.op).unit;
     if ((u == isa::UnitClass::Warp || u == isa::UnitClass::Sync) && its_sync_point(in)) return true;
   }
-  if (L_.opts->observer) {
-    WarpInstructionEvent e;
-    e.cta_linear = cta_.linear;
-    e.warp_in_cta = warp_id_;
-    e.pc = pc;
-    e.ptx_line = in.line;
-    e.opcode = uint16_t(in.op);
-    e.unit = uint8_t(isa::info(in.op).unit);
-    e.active_mask = mask;
-    uint64_t addrs[kWarpSize] = {};
-    const bool is_ld = in.op == Opcode::Ld || in.op == Opcode::Ldu;
-    const bool is_st = in.op == Opcode::St || in.op == Opcode::Red;
-    if (is_ld || is_st || in.op == Opcode::Atom) {
-      const Operand& a = (in.op == Opcode::St || in.op == Opcode::Red) ? in.o[0] : in.o[1];
-      if (a.kind == OK::Addr) {
-        const uint64_t* base = a.reg == program::kNoReg ? addrs : reg(a.reg);
-        for_lanes(mask, [&](uint32_t l) { addrs[l] = address(a, l, base); });
-        e.is_memory = true;
-        e.is_store = is_st;
-        e.space = uint8_t(in.m.space);
-        e.access_size = program::type_size(in.type) * in.m.vec;
-        e.lane_addresses = addrs;
-      }
-    }
-    L_.opts->observer->on_instruction(e);
+  if (L_.opts->listener) {
+    const Function& f = *fn_;  // a call changes fn_
+    tracing_ = true;
+    accesses_.clear();
+    const bool r = execute(in, top, pc, active, mask);
+    tracing_ = false;
+    report_step(f, pc, in, active, mask);
+    return r;
   }
+  return execute(in, top, pc, active, mask);
+}
+
+bool Warp::execute(const Inst& in, SimtEntry& top, uint32_t pc, uint32_t active, uint32_t mask) {
   switch (in.op) {
     case Opcode::Bra:
       exec_branch(in, active, mask);
@@ -534,6 +521,7 @@ std::byte* Warp::translate(Space space, uint64_t addr, uint32_t size, uint32_t l
     if (space == Space::Shared) addr -= program::kSharedWindow;
     else if (space == Space::Local) addr -= program::kLocalWindow;
   }
+  if (tracing_) accesses_.push_back({addr, size, uint8_t(lane), space, write});
   const char* what = write ? "write" : "read";
   if (size > 1 && (addr & (std::min<uint32_t>(size, 16) - 1))) {
     fault(Status::MisalignedAddress, lane, addr,

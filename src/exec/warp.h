@@ -114,6 +114,7 @@ struct Cta {
     bool red_and = true, red_or = false;
   };
   Barrier barriers[16];
+  void* listener_ctx = nullptr;  // what ExecutionListener::cta_begin returned
 };
 
 struct SimtEntry {
@@ -183,6 +184,13 @@ class Warp {
   uint64_t address(const Operand& o, uint32_t lane, const uint64_t* base_vals) const;
   // Translates (space, address) to host memory, or reports a fault and returns nullptr.
   std::byte* translate(ptx::Space space, uint64_t addr, uint32_t size, uint32_t lane, bool write);
+  // True while a listener records this instruction's accesses: handlers
+  // then take the checked path (translate) for every lane.
+  bool tracing() const { return tracing_; }
+  // Records a lane's access that does not go through translate (kernel parameters).
+  void note_access(ptx::Space space, uint64_t addr, uint32_t size, uint32_t lane, bool write) {
+    if (tracing_) accesses_.push_back({addr, size, uint8_t(lane), space, write});
+  }
   ptx::Space generic_space(uint64_t addr) const;
   // True if [addr, addr+size) is aligned and in arena chunks that are mapped
   // and already touched (and not constant, for a write), or inside the
@@ -238,6 +246,9 @@ class Warp {
   void push_frame(uint32_t fn_index, uint32_t mask, uint32_t call_site);
   void pop_frame();
   bool step();  // one instruction; false when the warp stops running
+  bool execute(const Inst& in, SimtEntry& top, uint32_t pc, uint32_t active, uint32_t mask);
+  // With a listener: the instruction's record, from what translate saw.
+  void report_step(const Function& f, uint32_t pc, const Inst& in, uint32_t active, uint32_t mask);
   void exec_branch(const Inst& in, uint32_t active, uint32_t taken);
   void exec_call(const Inst& in, uint32_t mask);
   void exec_builtin(const Function& callee, const Inst& in, uint32_t mask);
@@ -261,6 +272,17 @@ class Warp {
   uint64_t arena_base_ = 0, arena_size_ = 0;      // copies of the launch's, for the hot path
   const std::atomic<uint8_t>* arena_flags_ = nullptr;
   const Allocation* last_ext_ = nullptr;  // external-region lookup cache (see translate)
+  // Accesses of the current instruction, recorded by translate while a
+  // listener is set (tracing_); none otherwise.
+  struct Access {
+    uint64_t addr;
+    uint32_t size;
+    uint8_t lane;
+    ptx::Space space;
+    bool write;
+  };
+  bool tracing_ = false;
+  std::vector<Access> accesses_;
   uint32_t tid_[3][kWarpSize];
   std::vector<uint64_t> regs_;
   std::vector<uint32_t> preds_;

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "exec/engine.h"
+#include "exec/listener.h"
 #include "ptx/parser.h"
 
 using namespace softgpu;
@@ -287,10 +288,10 @@ TEST(Exec, PartlyOutOfBoundsWarpFaults) {
 
 // An observer that throws std::bad_alloc after `after` instructions: stands in
 // for a host allocation failing inside the executor.
-struct ThrowingObserver : exec::InstructionObserver {
+struct ThrowingObserver : exec::ExecutionListener {
   std::atomic<uint64_t> seen{0};
   uint64_t after = 0;
-  void on_instruction(const exec::WarpInstructionEvent&) override {
+  void step(const exec::WarpStep&) override {
     if (seen.fetch_add(1) >= after) throw std::bad_alloc();
   }
 };
@@ -302,7 +303,7 @@ TEST(Exec, HostExceptionInWorkerThreadIsALaunchFailure) {
     ThrowingObserver obs;
     obs.after = 500;
     f.opts.threads = threads;
-    f.opts.observer = &obs;
+    f.opts.listener = &obs;
     const int n = 64 * 128;
     float* a = f.alloc<float>(n);
     float* b = f.alloc<float>(n);
