@@ -1,7 +1,7 @@
 // What the executor reports while it runs, for the timing model, the
 // profiler and the sanitizers: one interface, consumed outside exec/, that
 // adds nothing to the fast path when no listener is set and never changes
-// results. (exec/engine.h's InstructionObserver is the older, narrower form.)
+// results.
 #pragma once
 #include <cstdint>
 #include <span>
