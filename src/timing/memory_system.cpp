@@ -23,7 +23,9 @@ MemorySystem::MemorySystem(const TimingParams& p, double share)
       l1q_(queue(p.l1_bytes_per_cycle, p.l1_latency, kSectorBytes)),
       smemq_(queue(p.shared_wavefronts_per_cycle, p.shared_latency, 1)),
       l2q_(queue(p.l2_bytes_per_cycle * share, p.l2_latency, kSectorBytes)),
-      dramq_(queue(p.dram_bytes_per_cycle * share, p.dram_latency, kSectorBytes)) {}
+      // DRAM sustains the measured fraction of its spec bandwidth (STREAM).
+      dramq_(queue(p.dram_bytes_per_cycle * std::clamp(p.dram_efficiency, 0.01, 1.0) * share, p.dram_latency,
+                   kSectorBytes)) {}
 
 double MemorySystem::to_l2(double t, const LineAccess& a, bool write) {
   const uint64_t bytes = uint64_t(popc(a.sectors)) * kSectorBytes;

@@ -60,10 +60,11 @@ struct TimingParams {
   double l2_bytes_per_cycle = 2048;   // whole chip, in SM cycles
   double dram_bytes_per_cycle = 1000; // whole chip, in SM cycles, at the spec bandwidth
 
-  // Filled by params_from() (params_from_config.h); not used by the model yet.
-  uint32_t l2_far_latency = 300;      // hit in the far L2 partition (l2_latency: the near one)
   double dram_efficiency = 1;         // achievable fraction of dram_bytes_per_cycle (measured STREAM triad / spec)
-  double kernel_launch_cycles = 0;    // back-to-back kernel launch cost in one stream
+
+  // Filled by params_from() (params_from_config.h); not used by the SM model yet.
+  uint32_t l2_far_latency = 300;      // hit in the far L2 partition (l2_latency: the near one)
+  double kernel_launch_cycles = 0;    // back-to-back kernel launch cost in one stream (timing/session.h)
   double host_link_bytes_per_cycle = 0;  // PCIe, per direction
   double d2d_bytes_per_cycle = 0;     // on-device cudaMemcpy, bytes read + written
   TensorRates tensor{};

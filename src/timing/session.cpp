@@ -1,0 +1,147 @@
+#include "timing/session.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "config/occupancy.h"
+#include "timing/params_from_config.h"
+#include "timing/recorder.h"
+
+namespace softgpu::timing {
+
+struct TimingSession::Active {
+  TimingParams params;  // with this launch's L1/shared carveout
+  std::unique_ptr<KernelModel> model;
+  std::unique_ptr<TraceRecorder> recorder;
+};
+
+Result<std::unique_ptr<TimingSession>> TimingSession::create(const config::GpuConfig& gpu, SamplingPolicy s) {
+  auto p = params_from(gpu, 0);
+  if (!p) return p.error();
+  return std::unique_ptr<TimingSession>(new TimingSession(gpu, std::move(*p), s));
+}
+
+TimingSession::TimingSession(const config::GpuConfig& gpu, TimingParams p, SamplingPolicy s)
+    : gpu_(gpu), params_(std::move(p)), sampling_(s) {}
+
+TimingSession::~TimingSession() = default;
+
+exec::ExecutionListener* TimingSession::begin_launch(const LaunchShape& shape) {
+  const auto occ = config::occupancy(gpu_, {shape.block.count(), shape.registers_per_thread, shape.shared_bytes});
+  const uint32_t resident = std::max<uint32_t>(occ.blocks_per_sm, 1);
+  // The carveout the resident CTAs need; the L1 keeps the rest.
+  uint64_t carveout = 0;
+  if (shape.shared_bytes)
+    carveout = std::min<uint64_t>(gpu_.shared_memory_per_sm,
+                                  uint64_t(resident) * (shape.shared_bytes + gpu_.reserved_shared_memory_per_block));
+  auto p = params_from(gpu_, carveout);
+  active_ = std::make_unique<Active>();
+  active_->params = p ? std::move(*p) : params_;
+  active_->model = std::make_unique<KernelModel>(
+      active_->params, KernelShape{shape.kernel, shape.grid, shape.block, resident}, gpu_.max_warps_per_sm, sampling_);
+  KernelModel* m = active_->model.get();
+  active_->recorder = std::make_unique<TraceRecorder>([m](std::unique_ptr<CtaTrace> t) { m->add(std::move(t)); },
+                                                      [m](uint32_t c) { return m->wanted(c); });
+  return active_->recorder.get();
+}
+
+const KernelTiming& TimingSession::end_launch() {
+  KernelTiming k = active_ ? active_->model->finish() : KernelTiming{};
+  active_.reset();
+  launch_overhead_cycles_ += params_.kernel_launch_cycles;
+  now_cycles_ += params_.kernel_launch_cycles + double(k.cycles);
+  done_.push_back(std::move(k));
+  return done_.back();
+}
+
+void TimingSession::copy(CopyPath path, uint64_t bytes) {
+  double rate = 0;
+  switch (path) {
+    case CopyPath::HostToDevice: case CopyPath::DeviceToHost: rate = params_.host_link_bytes_per_cycle; break;
+    case CopyPath::DeviceToDevice: rate = params_.d2d_bytes_per_cycle / 2; break;  // read + write
+    case CopyPath::HostToHost: return;
+  }
+  if (rate <= 0) return;
+  const double c = double(bytes) / rate;
+  copy_cycles_ += c;
+  now_cycles_ += c;
+}
+
+void TimingSession::print_summary(std::ostream& out) const {
+  struct Row {
+    std::string kernel;
+    uint64_t launches = 0;
+    double us = 0, occupancy = 0, ipc = 0, dram = 0, l2 = 0;
+    std::map<std::string, int> bounds;
+  };
+  std::map<std::string, Row> rows;
+  double total = 0;
+  for (const auto& k : done_) {
+    Row& r = rows[k.kernel];
+    r.kernel = k.kernel;
+    ++r.launches;
+    r.us += k.microseconds;
+    r.occupancy += k.achieved_occupancy;
+    r.ipc += k.ipc;
+    r.dram += k.dram_bytes;
+    r.l2 += k.l2_bytes;
+    ++r.bounds[std::string(bound_name(k.bound))];
+    total += k.microseconds;
+  }
+  std::vector<Row> sorted;
+  for (auto& [n, r] : rows) sorted.push_back(r);
+  std::sort(sorted.begin(), sorted.end(), [](const Row& a, const Row& b) { return a.us > b.us; });
+  out << fmt::format("softgpu: predicted time on {} (timing model, see docs/timing.md)\n", gpu_.name);
+  out << fmt::format("  {:>8} {:>12} {:>6} {:>9} {:>6} {:>11} {:>11}  {:<8} {}\n", "launches", "time (us)", "share",
+                     "occupancy", "IPC", "DRAM bytes", "L2 bytes", "bound", "kernel");
+  for (const Row& r : sorted) {
+    std::string bound;
+    int most = 0;
+    for (const auto& [b, n] : r.bounds)
+      if (n > most) { most = n; bound = b; }
+    const double n = double(r.launches);
+    out << fmt::format("  {:>8} {:>12.2f} {:>5.1f}% {:>8.1f}% {:>6.2f} {:>11.3g} {:>11.3g}  {:<8} {}\n", r.launches,
+                       r.us, total > 0 ? 100 * r.us / total : 0, 100 * r.occupancy / n, r.ipc / n, r.dram, r.l2,
+                       bound, r.kernel);
+  }
+  out << fmt::format("  kernels {:.2f} us, launch overhead {:.2f} us, copies {:.2f} us, total {:.2f} us\n", total,
+                     launch_overhead_cycles_ / clock_mhz(), copy_cycles_ / clock_mhz(), now_us());
+}
+
+std::string TimingSession::json() const {
+  nlohmann::json j;
+  j["gpu"] = gpu_.name;
+  j["total_us"] = now_us();
+  j["launches"] = nlohmann::json::array();
+  for (const auto& k : done_) {
+    nlohmann::json l;
+    l["kernel"] = k.kernel;
+    l["cycles"] = k.cycles;
+    l["us"] = k.microseconds;
+    l["ctas"] = k.ctas;
+    l["ctas_simulated"] = k.ctas_simulated;
+    l["sampled"] = k.sampled;
+    l["warp_instructions"] = k.warp_instructions;
+    l["ipc"] = k.ipc;
+    l["achieved_occupancy"] = k.achieved_occupancy;
+    l["dram_bytes"] = k.dram_bytes;
+    l["l2_bytes"] = k.l2_bytes;
+    l["l1_hit_rate"] = k.l1_hit_rate;
+    l["l2_hit_rate"] = k.l2_hit_rate;
+    l["dram_utilization"] = k.dram_utilization;
+    l["issue_utilization"] = k.issue_utilization;
+    l["top_pipe"] = std::string(program::pipe_name(k.top_pipe));
+    l["bound"] = std::string(bound_name(k.bound));
+    nlohmann::json st;
+    for (size_t i = 0; i < k.stalls.size(); ++i) st[std::string(stall_name(WarpStall(i)))] = k.stalls[i];
+    l["warp_states"] = st;
+    j["launches"].push_back(std::move(l));
+  }
+  return j.dump(2);
+}
+
+}  // namespace softgpu::timing

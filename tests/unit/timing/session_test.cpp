@@ -1,0 +1,107 @@
+// The timing session: the simulated clock against the model's kernel cycles
+// and the config's launch overhead and link bandwidths (hand-computed from
+// the shipped H100 config), the summary table and the JSON report.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "config/gpu_config.h"
+#include "exec/engine.h"
+#include "ptx/parser.h"
+#include "timing/session.h"
+
+using namespace softgpu;
+
+namespace {
+
+const char* kPtx = R"(
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry scale(.param .u64 p, .param .u32 n)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<4>;
+  .reg .f32 %f<3>;
+  ld.param.u64 %rd1, [p];
+  ld.param.u32 %r1, [n];
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mov.u32 %r4, %tid.x;
+  mad.lo.s32 %r5, %r2, %r3, %r4;
+  setp.ge.s32 %p1, %r5, %r1;
+  @%p1 bra DONE;
+  mul.wide.s32 %rd2, %r5, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.f32 %f1, [%rd3];
+  mul.f32 %f2, %f1, 0f40000000;
+  st.global.f32 [%rd3], %f2;
+DONE:
+  ret;
+}
+)";
+
+TEST(TimingSession, ClockSummaryAndReport) {
+  auto gpu = config::find_gpu_config("h100", SOFTGPU_SHIPPED_CONFIG_DIR);
+  ASSERT_TRUE(gpu) << gpu.error().message;
+  auto s = timing::TimingSession::create(*gpu);
+  ASSERT_TRUE(s) << s.error().message;
+  timing::TimingSession& t = **s;
+
+  exec::DeviceMemory mem{Bytes{1ull << 30}};
+  auto pr = ptx::parse(kPtx, "scale.ptx");
+  ASSERT_TRUE(pr.module);
+  std::vector<ptx::Module> mods;
+  mods.push_back(std::move(*pr.module));
+  auto lr = exec::load_program(std::move(mods), mem);
+  ASSERT_TRUE(lr.program);
+  const int n = 1 << 16;
+  float* x = reinterpret_cast<float*>(mem.allocate(Bytes{n * 4}, exec::MemKind::Device)->value);
+  for (int i = 0; i < n; ++i) x[i] = float(i);
+  exec::LaunchConfig cfg;
+  cfg.grid = {n / 256, 1, 1};
+  cfg.block = {256, 1, 1};
+  const auto* ki = exec::find_kernel(*lr.program, "scale");
+  cfg.params.resize(ki->param_bytes);
+  std::memcpy(cfg.params.data() + ki->params[0].offset, &x, 8);
+  std::memcpy(cfg.params.data() + ki->params[1].offset, &n, 4);
+
+  exec::ExecOptions opts;
+  for (int rep = 0; rep < 2; ++rep) {
+    opts.listener = t.begin_launch({"scale", cfg.grid, cfg.block, 0, 0});
+    ASSERT_EQ(exec::launch(*lr.program, "scale", cfg, mem, opts).status, Status::Success);
+    t.end_launch();
+  }
+  for (int i = 0; i < n; i += 1001) EXPECT_EQ(x[i], float(i) * 4) << i;  // timing does not change results
+  ASSERT_EQ(t.launches().size(), 2u);
+  const auto& k = t.launches()[0];
+  EXPECT_GT(k.cycles, 0u);
+  EXPECT_EQ(k.cycles, t.launches()[1].cycles);  // the same launch twice: the same time
+  // h100.toml: kernel_launch_us = 2.5 at 1980 MHz -> 4950 cycles per launch.
+  const double launch = 2.5 * 1980;
+  EXPECT_NEAR(t.now_us(), (2 * launch + 2.0 * double(k.cycles)) / 1980.0, 1e-6);
+  // 64 MiB host to device over the host link (h100.toml: host_link_gbps).
+  const double before = t.now_us();
+  t.copy(timing::CopyPath::HostToDevice, 64ull << 20);
+  EXPECT_NEAR(t.now_us() - before, double(64ull << 20) / (gpu->timing.host_link_gbps * 1e3), 1e-3);
+
+  std::ostringstream table;
+  t.print_summary(table);
+  EXPECT_NE(table.str().find("NVIDIA H100"), std::string::npos) << table.str();
+  EXPECT_NE(table.str().find(" scale\n"), std::string::npos) << table.str();
+  EXPECT_NE(table.str().find("         2 "), std::string::npos) << table.str();  // launches column
+
+  auto j = nlohmann::json::parse(t.json());
+  ASSERT_EQ(j["launches"].size(), 2u);
+  EXPECT_EQ(j["launches"][0]["kernel"], "scale");
+  EXPECT_EQ(j["launches"][0]["cycles"], k.cycles);
+  EXPECT_EQ(j["launches"][0]["warp_instructions"], k.warp_instructions);
+  double shares = 0;
+  for (auto& [name, v] : j["launches"][0]["warp_states"].items()) shares += v.get<double>();
+  EXPECT_NEAR(shares, 1.0, 1e-9);
+}
+
+}  // namespace
