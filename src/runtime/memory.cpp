@@ -120,6 +120,18 @@ Status Runtime::do_memcpy(void* dst, const void* src, size_t n, CopyKind kind) {
     if (Status s = check_device_range(src, n); s != Status::Success) return s;
   if (Status s = host_can_back(*memory_, dst, n, "cudaMemcpy"); s != Status::Success) return s;
   std::memmove(dst, src, n);
+  if (timing_) {
+    auto dev = [&](const void* p) { return memory_->contains(DeviceAddr{uint64_t(p)}, Bytes{1}); };
+    CopyKind k = kind;
+    if (k == CopyKind::Default)
+      k = dev(dst) ? (dev(src) ? CopyKind::DeviceToDevice : CopyKind::HostToDevice)
+                   : (dev(src) ? CopyKind::DeviceToHost : CopyKind::HostToHost);
+    timing_->copy(k == CopyKind::HostToDevice   ? timing::CopyPath::HostToDevice
+                  : k == CopyKind::DeviceToHost ? timing::CopyPath::DeviceToHost
+                  : k == CopyKind::DeviceToDevice ? timing::CopyPath::DeviceToDevice
+                                                  : timing::CopyPath::HostToHost,
+                  n);
+  }
   return Status::Success;
 }
 

@@ -408,10 +408,15 @@ Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, s
   if (auto it = limits_.find(Limit::MallocHeapSize); it != limits_.end()) eo.malloc_heap_bytes = it->second;
 
   if (exec::calls_printf(*k->module->program)) printf_launched_ = true;
+  if (timing_)
+    eo.listener = timing_->begin_launch(
+        {k->name, grid, block, kernel_registers(*k), uint64_t(info->static_shared_bytes) + shared_bytes});
   exec::LaunchResult r;
   try {
     r = exec::launch(*k->module->program, k->name, cfg, *memory_, eo);
+    if (timing_) timing_->end_launch();
   } catch (const std::exception& e) {
+    if (timing_) timing_->end_launch();
     report(fmt::format("softgpu: kernel '{}' failed inside the simulator: {}", k->name, e.what()));
     sticky_ = Status::LaunchFailure;
     return Status::Success;

@@ -1,5 +1,6 @@
 // Runtime core: construction from options, error state, device calls,
 // streams and events.
+#include <fstream>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -90,6 +91,15 @@ Result<Options> options_from_env() {
                    fmt::format("SOFTGPU_PROGRESS='{}' is not 'off' or a number of seconds", p)};
     o.progress_seconds = *v;
   }
+  if (const char* t = std::getenv("SOFTGPU_TIMING"); t && *t) {
+    std::string v = t;
+    if (v == "1" || v == "sampled") o.timing = "sampled";
+    else if (v == "full") o.timing = "full";
+    else if (v != "0" && v != "off")
+      return Error{Status::InitializationError,
+                   fmt::format("SOFTGPU_TIMING='{}' is not 1, sampled, full or off", t)};
+  }
+  if (const char* r = std::getenv("SOFTGPU_TIMING_REPORT"); r && *r) o.timing_report = r;
   return o;
 }
 
@@ -103,10 +113,43 @@ Runtime::Runtime(Options opts) : opts_(std::move(opts)) {
   }
   gpu_ = std::move(cfg.value());
   memory_ = std::make_unique<exec::DeviceMemory>(Bytes{gpu_.global_memory_bytes}, opts_.host_memory_limit);
+  start_timing();
 }
 
 Runtime::Runtime(config::GpuConfig gpu, Options opts) : opts_(std::move(opts)), gpu_(std::move(gpu)) {
   memory_ = std::make_unique<exec::DeviceMemory>(Bytes{gpu_.global_memory_bytes}, opts_.host_memory_limit);
+  start_timing();
+}
+
+void Runtime::start_timing() {
+  if (opts_.timing.empty()) return;
+  timing::SamplingPolicy sp;
+  sp.full = opts_.timing == "full";
+  auto s = timing::TimingSession::create(gpu_, sp);
+  if (!s) {
+    init_status_ = Status::InitializationError;
+    init_message_ = fmt::format("softgpu: cannot time GPU '{}': {}", gpu_.key, s.error().message);
+    return;
+  }
+  timing_ = std::move(s.value());
+}
+
+void Runtime::finish_timing() {
+  std::lock_guard lock(mu_);
+  if (!timing_ || timing_finished_) return;
+  timing_finished_ = true;
+  std::fflush(stdout);
+  timing_->print_summary(std::cerr);
+  if (!opts_.timing_report.empty()) {
+    std::ofstream f(opts_.timing_report);
+    f << timing_->json() << "\n";
+    if (!f) std::cerr << fmt::format("softgpu: cannot write the timing report to '{}'\n", opts_.timing_report);
+  }
+}
+
+std::optional<double> Runtime::simulated_us() const {
+  if (!timing_) return std::nullopt;
+  return timing_->now_us();
 }
 
 Runtime::~Runtime() {
@@ -125,7 +168,9 @@ Runtime& Runtime::process() {
       r->init_message_ = "softgpu: " + opts.error().message;
       return r;
     }
-    return new Runtime(opts.value());
+    auto* r = new Runtime(opts.value());
+    if (r->timing_) std::atexit([] { Runtime::process().finish_timing(); });
+    return r;
   }();
   return *rt;
 }
@@ -368,6 +413,7 @@ Status Runtime::event_record(void* event, void* stream) {
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (auto c = capture_event_record(event, stream)) return finish(*c);  // graph.cpp
   it->second->when = std::chrono::steady_clock::now();
+  if (timing_) it->second->simulated_us = timing_->now_us();
   return Status::Success;
 }
 
@@ -393,7 +439,8 @@ Status Runtime::event_elapsed(float* ms, void* start, void* end) {
   // CUDA: unrecorded events or events without timing give InvalidResourceHandle.
   if ((ea.flags | eb.flags) & kEventDisableTiming) return finish(Status::InvalidResourceHandle);
   if (!ea.when || !eb.when) return finish(Status::InvalidResourceHandle);
-  *ms = std::chrono::duration<float, std::milli>(*eb.when - *ea.when).count();
+  if (ea.simulated_us && eb.simulated_us) *ms = float((*eb.simulated_us - *ea.simulated_us) / 1000.0);
+  else *ms = std::chrono::duration<float, std::milli>(*eb.when - *ea.when).count();
   return Status::Success;
 }
 

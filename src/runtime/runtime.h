@@ -30,6 +30,7 @@
 
 #include "common/types.h"
 #include "config/gpu_config.h"
+#include "timing/session.h"
 #include "exec/device_memory.h"
 #include "exec/engine.h"
 
@@ -43,11 +44,15 @@ struct Options {
   // Progress line: nullopt = after 3 s when stderr is a terminal; a value
   // forces it on after that many seconds; negative = never.
   std::optional<double> progress_seconds;
+  // Timing model (docs/timing.md): "" = off, "sampled" or "full".
+  std::string timing;
+  std::string timing_report;  // JSON report written at exit (SOFTGPU_TIMING_REPORT)
 };
 
 // Reads SOFTGPU_GPU, SOFTGPU_THREADS, SOFTGPU_WATCHDOG_SECONDS,
 // SOFTGPU_HOST_MEMORY_LIMIT (bytes, or with a K/M/G suffix) and
-// SOFTGPU_PROGRESS ("off" or seconds). A malformed value is an error naming
+// SOFTGPU_PROGRESS ("off" or seconds), SOFTGPU_TIMING ("1", "sampled" or
+// "full") and SOFTGPU_TIMING_REPORT (a file). A malformed value is an error naming
 // the variable.
 Result<Options> options_from_env();
 
@@ -152,6 +157,12 @@ class Runtime {
   Status host_register(void* p, size_t size, unsigned flags);
   Status host_unregister(void* p);
   Status host_get_device_pointer(void** out, void* host, unsigned flags);
+  // The timing model's summary on stderr and the JSON report, once (at
+  // exit, under --timing).
+  void finish_timing();
+  // Simulated GPU time under --timing, else nullopt.
+  std::optional<double> simulated_us() const;
+
   Status memcpy(void* dst, const void* src, size_t n, CopyKind kind, void* stream = nullptr);
   Status memcpy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                    CopyKind kind, void* stream = nullptr);
@@ -222,6 +233,7 @@ class Runtime {
   struct Event {
     unsigned flags = 0;
     std::optional<std::chrono::steady_clock::time_point> when;
+    std::optional<double> simulated_us;  // under --timing: the simulated clock when recorded
   };
 
   // Common prologue: lock, check init and sticky errors; epilogue records errors.
@@ -259,6 +271,9 @@ class Runtime {
 
   std::recursive_mutex mu_;
   std::unique_ptr<exec::DeviceMemory> memory_;
+  std::unique_ptr<timing::TimingSession> timing_;  // under --timing
+  bool timing_finished_ = false;
+  void start_timing();
   Status sticky_ = Status::Success;
   unsigned device_flags_ = 0;
   std::map<Limit, size_t> limits_;

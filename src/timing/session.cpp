@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cxxabi.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -71,6 +74,17 @@ void TimingSession::copy(CopyPath path, uint64_t bytes) {
   now_cycles_ += c;
 }
 
+namespace {
+// "saxpy(float, float const*, float*, int)" for "_Z5saxpyfPKfPfi".
+std::string demangle(const std::string& name) {
+  int status = 0;
+  char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  std::string out = status == 0 && d ? d : name;
+  std::free(d);
+  return out;
+}
+}  // namespace
+
 void TimingSession::print_summary(std::ostream& out) const {
   struct Row {
     std::string kernel;
@@ -106,7 +120,7 @@ void TimingSession::print_summary(std::ostream& out) const {
     const double n = double(r.launches);
     out << fmt::format("  {:>8} {:>12.2f} {:>5.1f}% {:>8.1f}% {:>6.2f} {:>11.3g} {:>11.3g}  {:<8} {}\n", r.launches,
                        r.us, total > 0 ? 100 * r.us / total : 0, 100 * r.occupancy / n, r.ipc / n, r.dram, r.l2,
-                       bound, r.kernel);
+                       bound, demangle(r.kernel));
   }
   out << fmt::format("  kernels {:.2f} us, launch overhead {:.2f} us, copies {:.2f} us, total {:.2f} us\n", total,
                      launch_overhead_cycles_ / clock_mhz(), copy_cycles_ / clock_mhz(), now_us());
@@ -116,6 +130,7 @@ std::string TimingSession::json() const {
   nlohmann::json j;
   j["gpu"] = gpu_.name;
   j["total_us"] = now_us();
+  j["kernel_launch_us"] = params_.kernel_launch_cycles / clock_mhz();
   j["launches"] = nlohmann::json::array();
   for (const auto& k : done_) {
     nlohmann::json l;

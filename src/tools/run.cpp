@@ -186,6 +186,8 @@ int cmd_run(const std::vector<std::string>& argv_in, const RunOptions& opts) {
   if (opts.threads) setenv("SOFTGPU_THREADS", std::to_string(opts.threads).c_str(), 1);
   if (opts.watchdog) setenv("SOFTGPU_WATCHDOG_SECONDS", fmt::format("{}", *opts.watchdog).c_str(), 1);
   if (opts.progress) setenv("SOFTGPU_PROGRESS", fmt::format("{}", *opts.progress).c_str(), 1);
+  if (!opts.timing.empty()) setenv("SOFTGPU_TIMING", opts.timing.c_str(), 1);
+  if (!opts.report.empty()) setenv("SOFTGPU_TIMING_REPORT", std::filesystem::absolute(opts.report).c_str(), 1);
   if (!opts.host_memory_limit.empty()) setenv("SOFTGPU_HOST_MEMORY_LIMIT", opts.host_memory_limit.c_str(), 1);
   return spawn_and_wait(*prog, args);
 }

@@ -12,6 +12,8 @@ struct RunOptions {
   unsigned threads = 0;            // 0 = all cores
   std::optional<double> watchdog;  // seconds; unset = runtime default
   std::optional<double> progress;  // SOFTGPU_PROGRESS: show the progress line after this many seconds
+  std::string timing;              // SOFTGPU_TIMING: "", "sampled" or "full"
+  std::string report;              // SOFTGPU_TIMING_REPORT: JSON file
   std::string host_memory_limit;   // SOFTGPU_HOST_MEMORY_LIMIT, e.g. "8G"; empty = the host's available memory
 };
 

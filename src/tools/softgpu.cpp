@@ -130,11 +130,16 @@ int main(int argc, char** argv) {
   run->add_option("--progress", progress_text,
                   "show the progress line of kernels running longer than SECONDS, even when stderr is not a "
                   "terminal (default: after 3 s on a terminal)");
+  run->add_flag("--timing{sampled}", ro.timing,
+                "predict the time on the GPU with the timing model: a table per kernel at exit; --timing=full "
+                "simulates every CTA (no sampling)")
+      ->check(CLI::IsMember({"sampled", "full"}));
+  run->add_option("--report", ro.report, "with --timing: write every launch's prediction as JSON to FILE");
   run->add_option("--host-memory-limit", ro.host_memory_limit,
                   "host memory device memory may make resident, e.g. 8G (default: what the host has available)");
   run->footer(
-      "Usage: softgpu run [--gpu NAME] [--threads N] [--watchdog SECONDS] [--progress SECONDS] "
-      "[--host-memory-limit SIZE] [--] PROGRAM [ARGS...]");
+      "Usage: softgpu run [--gpu NAME] [--timing[=full]] [--report FILE] [--threads N] [--watchdog SECONDS] "
+      "[--progress SECONDS] [--host-memory-limit SIZE] [--] PROGRAM [ARGS...]");
 
   app.add_subcommand("devices", "List the simulated GPUs");
 
@@ -155,7 +160,7 @@ int main(int argc, char** argv) {
         break;
       }
       bool takes_value = a == "--gpu" || a == "--threads" || a == "--watchdog" || a == "--progress" ||
-                         a == "--host-memory-limit";
+                         a == "--host-memory-limit" || a == "--report";
       if (takes_value) {
         ++i;
         continue;
