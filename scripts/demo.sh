@@ -7,4 +7,4 @@ export PATH=/usr/local/cuda/bin:$PATH
 mkdir -p build/demo
 nvcc -cudart shared -o build/demo/demo examples/demo.cu
 ./build/src/tools/softgpu devices
-./build/src/tools/softgpu run -- ./build/demo/demo
+./build/src/tools/softgpu run --timing -- ./build/demo/demo   # results, then the predicted GPU time per kernel
