@@ -7,8 +7,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "config/gpu_config.h"
 #include "exec/engine.h"
 #include "ptx/parser.h"
+#include "timing/session.h"
 
 using namespace softgpu;
 
@@ -76,6 +78,45 @@ void BM_MemoryBound(benchmark::State& state) {
   run(state, "triad", config("triad", Dim3{512}, Dim3{256}, a, b, c, 2.0f, kTriadN));
 }
 BENCHMARK(BM_MemoryBound)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// The same kernels under the timing model (H100): args {host threads,
+// sampled = 1 / full = 2}. warp_inst_per_s counts the launch's executed
+// warp instructions, so the ratio to the plain run is the cost of timing.
+void run_timed(benchmark::State& state, const char* kernel, const exec::LaunchConfig& cfg) {
+  auto gpu = config::find_gpu_config("h100", SOFTGPU_CONFIG_DIR);
+  if (!gpu) { state.SkipWithError("no h100 config"); return; }
+  timing::SamplingPolicy sp;
+  sp.full = state.range(1) == 2;
+  auto session = timing::TimingSession::create(*gpu, sp);
+  if (!session) { state.SkipWithError("no timing session"); return; }
+  exec::ExecOptions opts;
+  opts.threads = unsigned(state.range(0));
+  uint64_t winst = 0;
+  for (auto _ : state) {
+    opts.listener = (*session)->begin_launch({kernel, cfg.grid, cfg.block, 0, 0});
+    auto r = exec::launch(*loaded().prog, kernel, cfg, loaded().mem, opts);
+    (*session)->end_launch();
+    if (r.status != Status::Success) { state.SkipWithError("launch failed"); return; }
+    winst += r.warp_instructions;
+  }
+  state.counters["warp_inst_per_s"] = benchmark::Counter(double(winst), benchmark::Counter::kIsRate);
+}
+
+void BM_AluBoundTimed(benchmark::State& state) {
+  if (!loaded().prog) { state.SkipWithError("PTX did not load"); return; }
+  static float* out = static_cast<float*>(loaded().alloc(64 * 256 * sizeof(float)));
+  run_timed(state, "alu_bound", config("alu_bound", Dim3{64}, Dim3{256}, out, 256));
+}
+BENCHMARK(BM_AluBoundTimed)->Args({1, 1})->Args({1, 2})->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_MemoryBoundTimed(benchmark::State& state) {
+  if (!loaded().prog) { state.SkipWithError("PTX did not load"); return; }
+  static float* a = static_cast<float*>(loaded().alloc(kTriadN * 4));
+  static float* b = static_cast<float*>(loaded().alloc(kTriadN * 4));
+  static float* c = static_cast<float*>(loaded().alloc(kTriadN * 4));
+  run_timed(state, "triad", config("triad", Dim3{512}, Dim3{256}, a, b, c, 2.0f, kTriadN));
+}
+BENCHMARK(BM_MemoryBoundTimed)->Args({1, 1})->Args({1, 2})->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // Launch cost against the number of live allocations (it grew with them when
 // each launch copied the allocation table): a one-block triad after N small
