@@ -63,6 +63,7 @@ SectorCache::Outcome SectorCache::write(const LineAccess& a) {
   o.miss = a.sectors & ~w->valid;
   if (allocate) {
     w->valid |= a.sectors;  // a full-sector write needs no fill
+    o.newly_dirty = a.sectors & ~w->dirty;
     w->dirty |= a.sectors;
   }
   stats_.sector_hits += uint64_t(std::popcount(unsigned(o.hit)));

@@ -37,6 +37,7 @@ class SectorCache {
     uint8_t hit = 0;   // sectors found
     uint8_t miss = 0;  // sectors not found (loads: now filled)
     uint8_t evicted_dirty = 0;  // dirty sectors written back by this access's eviction
+    uint8_t newly_dirty = 0;    // write-back: sectors this write made dirty (they were clean)
   };
   Outcome read(const LineAccess& a);
   Outcome write(const LineAccess& a);

@@ -1,6 +1,7 @@
 // One kernel launch on the whole GPU, from its CTA traces. CTAs go to SMs
 // round-robin (CTA i to SM i mod sm_count, then in order), each SM is
-// simulated on its own with its share of the L2 and of L2/DRAM bandwidth,
+// simulated on its own with its share of the L2 and of L2/DRAM bandwidth
+// (1 / the number of SMs the launch uses),
 // and the kernel ends when its slowest SM does.
 //
 // Sampling: a grid whose SMs would each run more than `detailed_waves`

@@ -34,8 +34,12 @@ double MemorySystem::to_l2(double t, const LineAccess& a, bool write) {
   auto o = write ? l2_.write(a) : l2_.read(a);
   stats_.l2_hit_sectors += popc(o.hit);
   stats_.l2_miss_sectors += popc(o.miss);
-  if (o.evicted_dirty) {  // write-back of the victim's dirty sectors
-    const uint64_t wb = uint64_t(popc(o.evicted_dirty)) * kSectorBytes;
+  // Data made dirty will be written to DRAM: streaming kernels write back
+  // about everything they write, during the kernel or right after it. Its
+  // DRAM bandwidth is charged when a sector first becomes dirty (so that a
+  // sampled run sees it before the L2 fills), not again at the eviction.
+  if (o.newly_dirty) {
+    const uint64_t wb = uint64_t(popc(o.newly_dirty)) * kSectorBytes;
     stats_.dram_bytes += wb;
     dramq_.request(t, wb);
   }
