@@ -2,6 +2,8 @@
 #include "program/pipe.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <string_view>
 
 namespace softgpu::program {
 namespace {
@@ -23,6 +25,39 @@ void add_slots(const Function& f, const Operand& o, std::vector<uint32_t>& out) 
 void unique(std::vector<uint32_t>& v) {
   std::sort(v.begin(), v.end());
   v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
+// mma.sync / wmma.mma: the shape (.mMnNkK) and the input type (the second
+// type of mma's d.a.b.c list; wmma.mma's f16 form names only d and c).
+void tensor_facts(const Inst& in, InstFacts& u) {
+  const bool wmma = in.op == isa::Opcode::Wmma;
+  if (in.op != isa::Opcode::Mma && !wmma) return;
+  uint32_t m = 0, n = 0, k = 0;
+  std::vector<std::string_view> types;
+  bool is_mma = !wmma;
+  for (const auto& r : in.raw_mods) {
+    std::string_view s = r;
+    if (s == ".mma") is_mma = true;
+    if (s.size() > 2 && s[1] == 'm' && s.find('n') != s.npos && s.find('k') != s.npos &&
+        std::sscanf(r.c_str(), ".m%un%uk%u", &m, &n, &k) == 3)
+      continue;
+    static constexpr std::string_view kTypes[] = {".f16", ".bf16", ".tf32", ".f32", ".f64", ".s8", ".u8",
+                                                  ".e4m3", ".e5m2", ".s32", ".s4", ".u4"};
+    for (auto t : kTypes)
+      if (s == t) types.push_back(s);
+  }
+  if (!is_mma || !m || !n || !k || types.empty()) return;
+  const std::string_view d = types[0];
+  const std::string_view a = types.size() >= 3 ? types[1] : ".f16";
+  TensorKind kind = TensorKind::None;
+  if (a == ".f16") kind = d == ".f16" ? TensorKind::Fp16F16 : TensorKind::Fp16F32;
+  else if (a == ".bf16") kind = TensorKind::Bf16F32;
+  else if (a == ".tf32") kind = TensorKind::Tf32;
+  else if (a == ".f64") kind = TensorKind::Fp64;
+  else if (a == ".s8" || a == ".u8" || a == ".s4" || a == ".u4") kind = TensorKind::Int8;
+  else if (a == ".e4m3" || a == ".e5m2") kind = d == ".f16" ? TensorKind::Fp8F16 : TensorKind::Fp8F32;
+  u.tensor = uint8_t(kind);
+  u.tensor_flops = 2 * m * n * k;
 }
 
 }  // namespace
@@ -49,6 +84,7 @@ void compute_facts(Function& f) {
     unique(w);
     unique(r);
     InstFacts& u = f.facts[pc];
+    tensor_facts(in, u);
     u.pipe = uint8_t(pipe(in));
     if (is_sequence(in)) u.flags |= kFactSequence;
     if (in.op == isa::Opcode::Cp)

@@ -53,6 +53,8 @@ void TraceRecorder::append(CtaTrace& t, const exec::WarpStep& s) {
   const program::InstFacts& f = s.fn->facts[s.pc];
   op.pipe = program::Pipe(f.pipe);
   op.sequence = (f.flags & program::kFactSequence) != 0;
+  op.tensor = f.tensor;
+  op.tensor_flops = f.tensor_flops;
   if (f.flags & program::kFactAsyncWait) op.kind = OpKind::AsyncWait;
   // A lane-less (guarded-off) instruction still issues, reads its guard and writes nothing.
   auto w = program::writes(*s.fn, s.pc), r = program::reads(*s.fn, s.pc);

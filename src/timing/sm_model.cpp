@@ -148,16 +148,42 @@ class Run {
     if (slot.alive == 0 && next_cta_ < ctas_.size()) dispatch(s, t);
   }
 
+  // A tensor-core product occupies the tensor pipe in proportion to its
+  // work at its type's rate: the configured interval is that of one
+  // m16n8k16 f16 -> f32 product (4096 FLOP). A type the GPU's tensor cores
+  // lack runs 16x slower (emulated).
+  uint32_t tensor_slots(const TraceOp& op) const {
+    const TensorRates& r = p_.tensor;
+    double rate = 0;
+    switch (program::TensorKind(op.tensor)) {
+      case program::TensorKind::Fp16F32: rate = r.fp16_f32; break;
+      case program::TensorKind::Fp16F16: rate = r.fp16_f16; break;
+      case program::TensorKind::Bf16F32: rate = r.bf16_f32; break;
+      case program::TensorKind::Tf32: rate = r.tf32; break;
+      case program::TensorKind::Fp64: rate = r.fp64; break;
+      case program::TensorKind::Int8: rate = r.int8; break;
+      case program::TensorKind::Fp8F32: rate = r.fp8_f32; break;
+      case program::TensorKind::Fp8F16: rate = r.fp8_f16; break;
+      case program::TensorKind::None: break;
+    }
+    const double ref = r.fp16_f32 > 0 ? r.fp16_f32 : 1;
+    const double speed = rate > 0 ? rate / ref : 1.0 / 16;
+    return std::max<uint32_t>(1, uint32_t(std::lround(double(op.tensor_flops) / 4096.0 / speed)));
+  }
+
   void issue(uint32_t wi, uint64_t t) {
     Warp& w = warps_[wi];
     const TraceOp& op = w.tr->ops[w.next];
     const PipeTiming& pt = p_.pipes[size_t(op.pipe)];
-    const uint32_t n = op.sequence ? std::max<uint32_t>(p_.sequence_slots, 1) : 1;
+    const uint32_t n = op.tensor_flops ? tensor_slots(op) : op.sequence ? std::max<uint32_t>(p_.sequence_slots, 1) : 1;
     pipe_free_[w.sp][size_t(op.pipe)] = t + uint64_t(pt.interval) * n;
     stats_.pipe_busy[size_t(op.pipe)] += uint64_t(std::max<uint32_t>(pt.interval, 1)) * n;
     last_issued_[w.sp] = int(wi);
     const LineAccess* lines = w.cta->lines.data() + op.lines;
-    double done = double(t + uint64_t(pt.latency) * n);
+    // A sequence pays its latency per step; a larger tensor product only
+    // its extra issue time.
+    double done = op.tensor_flops ? double(t + pt.latency + uint64_t(pt.interval) * (n - 1))
+                                  : double(t + uint64_t(pt.latency) * n);
     bool from_mem = true;
     switch (op.kind) {
       case OpKind::Global: done = op.store ? mem_.store(double(t), lines, op.n_lines) : mem_.load(double(t), lines, op.n_lines); break;

@@ -29,6 +29,8 @@ struct TraceOp {
   bool store = false;        // Global: a store (write-through L1, write-back L2)
   bool sequence = false;     // program::is_sequence
   uint8_t barrier_id = 0;
+  uint8_t tensor = 0;        // program::TensorKind of an mma
+  uint32_t tensor_flops = 0;
   uint16_t wavefronts = 0;
   uint8_t n_writes = 0, n_reads = 0;
   uint32_t slots = 0;        // first register slot in CtaTrace::slots (writes, then reads)

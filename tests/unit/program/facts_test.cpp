@@ -84,3 +84,28 @@ TEST(InstFacts, PipeAndFlagsAreStoredPerPc) {
 }
 
 }  // namespace
+
+namespace {
+
+// Tensor-core products: the shape's 2 x m x n x k and the input type.
+TEST(InstFacts, TensorProducts) {
+  auto p = test::decode(
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, "
+      "{%f1,%f2,%f3,%f4};\n"
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, "
+      "{%f1,%f2,%f3,%f4};\n"
+      "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%r1,%r2,%r3,%r4}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, "
+      "{%r1,%r2,%r3,%r4};\n"
+      "add.f32 %f1, %f2, %f3;\n");
+  const auto& f = p.functions[0];
+  ASSERT_EQ(f.facts.size(), 4u);
+  EXPECT_EQ(program::TensorKind(f.facts[0].tensor), program::TensorKind::Fp16F32);
+  EXPECT_EQ(f.facts[0].tensor_flops, 2u * 16 * 8 * 16);
+  EXPECT_EQ(program::TensorKind(f.facts[1].tensor), program::TensorKind::Tf32);
+  EXPECT_EQ(f.facts[1].tensor_flops, 2u * 16 * 8 * 8);
+  EXPECT_EQ(program::TensorKind(f.facts[2].tensor), program::TensorKind::Int8);
+  EXPECT_EQ(f.facts[2].tensor_flops, 2u * 16 * 8 * 32);
+  EXPECT_EQ(f.facts[3].tensor_flops, 0u);
+}
+
+}  // namespace

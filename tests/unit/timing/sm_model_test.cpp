@@ -153,3 +153,32 @@ TEST(SmModel, MismatchedBarriersAreReportedNotHung) {
 }
 
 }  // namespace
+
+namespace {
+
+// The tensor pipe's interval is that of one m16n8k16 f16 -> f32 (4096 FLOP);
+// other shapes and types scale by work over rate.
+TEST(SmModel, TensorProductsScaleByWorkAndTypeRate) {
+  auto p = params();
+  p.pipes[size_t(Pipe::Tensor)] = {16, 4};
+  p.tensor.fp16_f32 = 1024;
+  p.tensor.tf32 = 512;
+  p.tensor.int8 = 2048;
+  p.tensor.fp64 = 0;  // none: emulated at 1/16
+  auto run_mma = [&](softgpu::program::TensorKind kind, uint32_t flops, int count) {
+    Cta c(1);
+    for (int i = 0; i < count; ++i) {
+      TraceOp& o = c.op(0, Pipe::Tensor, {uint32_t(i)}, {});
+      o.tensor = uint8_t(kind);
+      o.tensor_flops = flops;
+    }
+    return run(p, {&c.t}).cycles;
+  };
+  EXPECT_EQ(run_mma(softgpu::program::TensorKind::Fp16F32, 4096, 4), 12u + 16);  // issues 0, 4, 8, 12
+  EXPECT_EQ(run_mma(softgpu::program::TensorKind::Tf32, 2048, 4), 12u + 16);     // half the work at half the rate
+  EXPECT_EQ(run_mma(softgpu::program::TensorKind::Fp16F32, 8192, 2), 8u + 16 + 4);  // two slots each: 0, 8; +4 issue
+  EXPECT_EQ(run_mma(softgpu::program::TensorKind::Int8, 16384, 2), 8u + 16 + 4);    // 4x the work at 2x the rate
+  EXPECT_EQ(run_mma(softgpu::program::TensorKind::Fp64, 512, 1), 16u + 4 * 1);      // 512 / 4096 x 16 = 2 slots
+}
+
+}  // namespace
