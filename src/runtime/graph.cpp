@@ -12,6 +12,7 @@
 
 #include "runtime/mempool.h"
 #include "runtime/runtime_internal.h"
+#include "runtime/streams.h"
 
 namespace softgpu::runtime {
 
@@ -537,8 +538,8 @@ std::optional<Status> Runtime::capture_forbid(void* stream) {
     // or thread-local capture on one cannot allow that (cudaErrorStreamCaptureImplicit).
     bool hit = false;
     for (auto& [s, c] : st.captures) {
-      auto sit = streams_.find(s);
-      bool blocking = sit == streams_.end() || !(sit->second->flags & kStreamNonBlocking);
+      const StreamsAndEvents::Stream* st = streams_->find_stream(s);
+      bool blocking = !st || !(st->flags & kStreamNonBlocking);
       if (blocking && c->mode != 2) {
         c->invalidated = true;
         hit = true;

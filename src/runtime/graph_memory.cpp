@@ -4,6 +4,7 @@
 
 #include "runtime/graph.h"
 #include "runtime/mempool.h"
+#include "runtime/memory_manager.h"
 #include "runtime/runtime_internal.h"
 
 namespace softgpu::runtime {
@@ -32,11 +33,11 @@ Status Runtime::graph_mem_create(uint64_t bytes, exec::MemKind kind, const void*
     *out = best->first;
     return Status::Success;
   }
-  auto a = memory_->allocate(Bytes{r}, kind, "graph allocation");
+  auto a = mem_->device().allocate(Bytes{r}, kind, "graph allocation");
   if (!a) {
     graph_mem_trim_cached();
     for (auto& [h, p] : st.pools) pool_release_cached(*p, 0);
-    a = memory_->allocate(Bytes{r}, kind, "graph allocation");
+    a = mem_->device().allocate(Bytes{r}, kind, "graph allocation");
     if (!a) return Status::MemoryAllocation;
   }
   GraphAlloc g;
@@ -73,7 +74,7 @@ void Runtime::graph_mem_trim_cached() {
       ++it;
       continue;
     }
-    memory_->release(DeviceAddr{it->first}, {g.kind});
+    mem_->device().release(DeviceAddr{it->first}, {g.kind});
     st.graph_reserved -= g.bytes;
     it = st.graph_allocs.erase(it);
   }

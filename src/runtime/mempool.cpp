@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "runtime/graph.h"
+#include "runtime/memory_manager.h"
 #include "runtime/runtime_internal.h"
 
 namespace softgpu::runtime {
@@ -39,7 +40,7 @@ void Runtime::pool_release_cached(MemPool& pool, uint64_t keep) {
     --it;
     if (pool.reserved <= keep) break;
     if (pool.reserved - it->first < keep) continue;
-    memory_->release(DeviceAddr{it->second}, {pool.kind});
+    mem_->device().release(DeviceAddr{it->second}, {pool.kind});
     st.blocks.erase(it->second);
     pool.reserved -= it->first;
     it = pool.cached.erase(it);
@@ -57,14 +58,14 @@ Status Runtime::pool_allocate(void** out, size_t size, MemPool& pool) {
     pool.cached.erase(it);
     st.blocks[base].live = true;
   } else {
-    const uint64_t cap = pool.props.max_size ? pool.props.max_size : memory_->capacity().value;
+    const uint64_t cap = pool.props.max_size ? pool.props.max_size : mem_->device().capacity().value;
     if (pool.reserved + r > cap) pool_release_cached(pool, 0);
     if (pool.reserved + r > cap) return Status::MemoryAllocation;
-    auto a = memory_->allocate(Bytes{r}, pool.kind, "cudaMallocAsync");
+    auto a = mem_->device().allocate(Bytes{r}, pool.kind, "cudaMallocAsync");
     if (!a) {
       // Out of memory: give every pool's cached blocks back and retry once.
       for (auto& [h, p] : st.pools) pool_release_cached(*p, 0);
-      a = memory_->allocate(Bytes{r}, pool.kind, "cudaMallocAsync");
+      a = mem_->device().allocate(Bytes{r}, pool.kind, "cudaMallocAsync");
       if (!a) return Status::MemoryAllocation;
     }
     base = a.value().value;
@@ -119,7 +120,7 @@ std::optional<Status> Runtime::free_stream_ordered(void* p) {
       pool.cached.emplace(b.bytes, a);
       return Status::Success;
     }
-    memory_->release(DeviceAddr{a}, {pool.kind});
+    mem_->device().release(DeviceAddr{a}, {pool.kind});
     pool.reserved -= b.bytes;
     st.blocks.erase(it);
     if (pool.live == 0)

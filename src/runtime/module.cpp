@@ -12,6 +12,7 @@
 #include "config/occupancy.h"
 #include "fatbin/fatbin.h"
 #include "ptx/parser.h"
+#include "runtime/memory_manager.h"
 #include "runtime/runtime_internal.h"
 
 namespace softgpu::runtime {
@@ -119,7 +120,7 @@ void Runtime::unregister_module(void* module) {
     }
   }
   std::erase_if(variables_, [&](const auto& kv) { return kv.second->module == m; });
-  if (m->program && memory_) exec::unload_program(*m->program, *memory_);
+  if (m->program && mem_) exec::unload_program(*m->program, mem_->device());
   std::erase_if(modules_, [&](const auto& p) { return p.get() == m; });
 }
 
@@ -238,7 +239,7 @@ Status Runtime::load_module(Module& m) {
                                             ptx::render(r.diagnostics, texts[i]));
       modules.push_back(std::move(*r.module));
     }
-    auto lr = exec::load_program(std::move(modules), *memory_);
+    auto lr = exec::load_program(std::move(modules), mem_->device());
     if (!lr.program) {
       std::string msg = "cannot load the program's PTX:\n";
       for (const auto& d : lr.diagnostics) {
@@ -273,7 +274,7 @@ void Runtime::unload_all() {
     if (m->program) {
       for (auto& v : m->variables)
         if (v->managed_slot && *v->managed_slot) variables_.erase(*v->managed_slot);
-      exec::unload_program(*m->program, *memory_);
+      exec::unload_program(*m->program, mem_->device());
     }
     m->program.reset();
     m->load_attempted = false;  // reload on next use, as a fresh context would
@@ -315,13 +316,21 @@ Status Runtime::use_kernel_module(Kernel& k) {
   return use_module(*k.module, "cannot run kernel " + describe_kernel(k.name), k.load_reported);
 }
 
-void Runtime::push_call_config(const CallConfig& c) { thread_call_stack().push_back(c); }
+void Runtime::push_call_config(const CallConfig& c) {
+  std::lock_guard lock(mu_);
+  this_thread().call_stack.push_back(c);
+}
 
 Status Runtime::pop_call_config(CallConfig* out) {
-  auto& st = thread_call_stack();
-  if (st.empty() || !out) return Status::InvalidValue;
-  *out = st.back();
-  st.pop_back();
+  std::lock_guard lock(mu_);
+  ThreadState& t = this_thread();
+  if (t.call_stack.empty() || !out) {
+    drop_if_empty();
+    return Status::InvalidValue;
+  }
+  *out = t.call_stack.back();
+  t.call_stack.pop_back();
+  drop_if_empty();
   return Status::Success;
 }
 
@@ -410,7 +419,7 @@ Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, s
   if (exec::calls_printf(*k->module->program)) printf_launched_ = true;
   exec::LaunchResult r;
   try {
-    r = exec::launch(*k->module->program, k->name, cfg, *memory_, eo);
+    r = exec::launch(*k->module->program, k->name, cfg, mem_->device(), eo);
   } catch (const std::exception& e) {
     report(fmt::format("softgpu: kernel '{}' failed inside the simulator: {}", k->name, e.what()));
     sticky_ = Status::LaunchFailure;

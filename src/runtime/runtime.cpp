@@ -10,7 +10,10 @@
 
 #include <fmt/core.h>
 
+#include "runtime/memory_manager.h"
 #include "runtime/runtime_internal.h"
+#include "runtime/streams.h"
+#include "runtime/texture.h"
 
 namespace softgpu::runtime {
 
@@ -35,21 +38,31 @@ std::optional<T> parse_number(const char* s) {
 
 }  // namespace
 
-Status& thread_last_error(const Runtime* rt) {
-  // Keyed by runtime instance so tests with several runtimes on one thread
-  // stay independent, even when a new runtime lands at an old one's address.
-  thread_local std::unordered_map<uint64_t, Status> errors;
-  return errors[rt->instance_id()];
-}
-
-uint64_t Runtime::next_instance_id() {
+namespace {
+// This host thread's serial number (Runtime::threads_ is keyed by it).
+uint64_t thread_serial() {
   static std::atomic<uint64_t> next{1};
-  return next.fetch_add(1, std::memory_order_relaxed);
+  thread_local const uint64_t serial = next.fetch_add(1, std::memory_order_relaxed);
+  return serial;
+}
+}  // namespace
+
+Runtime::ThreadState& Runtime::this_thread() { return threads_[thread_serial()]; }
+
+void Runtime::drop_if_empty() {
+  auto it = threads_.find(thread_serial());
+  if (it != threads_.end() && it->second.last_error == Status::Success && it->second.call_stack.empty())
+    threads_.erase(it);
 }
 
-std::vector<CallConfig>& thread_call_stack() {
-  thread_local std::vector<CallConfig> stack;
-  return stack;
+void Runtime::make_components() {
+  streams_ = std::make_unique<StreamsAndEvents>();
+  textures_ = std::make_unique<TextureManager>(TextureManager::Device{
+      [this](void** out, size_t size) { return malloc(out, size); },
+      [this](void* p) { return free(p); },
+      [this](void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, CopyKind kind) {
+        return memcpy_2d(dst, dpitch, src, spitch, width, height, kind);
+      }});
 }
 
 Result<Options> options_from_env() {
@@ -94,6 +107,7 @@ Result<Options> options_from_env() {
 }
 
 Runtime::Runtime(Options opts) : opts_(std::move(opts)) {
+  make_components();
   auto cfg = config::find_gpu_config(opts_.gpu);
   if (!cfg) {
     init_status_ = Status::NoDevice;
@@ -102,17 +116,20 @@ Runtime::Runtime(Options opts) : opts_(std::move(opts)) {
     return;
   }
   gpu_ = std::move(cfg.value());
-  memory_ = std::make_unique<exec::DeviceMemory>(Bytes{gpu_.global_memory_bytes}, opts_.host_memory_limit);
+  mem_ = std::make_unique<MemoryManager>(gpu_.global_memory_bytes, opts_.host_memory_limit);
 }
 
 Runtime::Runtime(config::GpuConfig gpu, Options opts) : opts_(std::move(opts)), gpu_(std::move(gpu)) {
-  memory_ = std::make_unique<exec::DeviceMemory>(Bytes{gpu_.global_memory_bytes}, opts_.host_memory_limit);
+  make_components();
+  mem_ = std::make_unique<MemoryManager>(gpu_.global_memory_bytes, opts_.host_memory_limit);
 }
 
 Runtime::~Runtime() {
   std::lock_guard lock(mu_);
-  if (memory_) unload_all();
+  if (mem_) unload_all();
 }
+
+exec::DeviceMemory* Runtime::memory() { return mem_ ? &mem_->device() : nullptr; }
 
 Runtime& Runtime::process() {
   // Leaked on purpose: __cudaUnregisterFatBinary runs from atexit handlers,
@@ -143,7 +160,7 @@ Status Runtime::begin(bool sticky_applies) {
 }
 
 Status Runtime::finish(Status s) {
-  if (s != Status::Success) thread_last_error(this) = s;
+  if (s != Status::Success) this_thread().last_error = s;
   return s;
 }
 
@@ -151,9 +168,13 @@ Status Runtime::last_error(bool reset) {
   std::lock_guard lock(mu_);
   if (init_status_ != Status::Success) return init_status_;
   if (sticky_ != Status::Success) return sticky_;  // sticky: not cleared by reading
-  Status& e = thread_last_error(this);
-  Status v = e;
-  if (reset) e = Status::Success;
+  auto it = threads_.find(thread_serial());
+  if (it == threads_.end()) return Status::Success;
+  Status v = it->second.last_error;
+  if (reset) {
+    it->second.last_error = Status::Success;
+    drop_if_empty();
+  }
   return v;
 }
 
@@ -193,14 +214,16 @@ Status Runtime::reset() {
   std::lock_guard lock(mu_);
   if (Status s = begin(false); s != Status::Success) return finish(s);
   unload_all();
-  memory_->reset();
+  mem_->device().reset();
   mempool_reset();  // mempool.cpp: the pools' blocks went with the memory
-  streams_.clear();
-  events_.clear();
+  streams_->clear();
   limits_.clear();
   device_flags_ = 0;
   sticky_ = Status::Success;
-  thread_last_error(this) = Status::Success;
+  if (auto it = threads_.find(thread_serial()); it != threads_.end()) {
+    it->second.last_error = Status::Success;
+    drop_if_empty();
+  }
   return Status::Success;
 }
 
@@ -270,11 +293,11 @@ exec::ExecOptions Runtime::exec_options() const {
 }
 
 // ---------------------------------------------------------------- streams
+// The handles live in the StreamsAndEvents component (streams.{h,cpp}); the
+// facade adds the prologue, the capture hooks (graph.cpp) and the pools'
+// release at synchronization (mempool.cpp).
 
-Status Runtime::check_stream(void* stream) {
-  if (stream == nullptr || stream == kLegacyStream || stream == kPerThreadStream) return Status::Success;
-  return streams_.count(stream) ? Status::Success : Status::InvalidResourceHandle;
-}
+Status Runtime::check_stream(void* stream) { return streams_->check_stream(stream); }
 
 Status Runtime::stream_check(void* stream) {
   SOFTGPU_API_BEGIN(true);
@@ -284,27 +307,20 @@ Status Runtime::stream_check(void* stream) {
 Status Runtime::stream_info(void* stream, unsigned* flags, int* priority) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
-  auto it = streams_.find(stream);
-  if (flags) *flags = it == streams_.end() ? 0u : it->second->flags;
-  if (priority) *priority = it == streams_.end() ? 0 : it->second->priority;
+  const StreamsAndEvents::Stream* st = streams_->find_stream(stream);
+  if (flags) *flags = st ? st->flags : 0u;
+  if (priority) *priority = st ? st->priority : 0;
   return Status::Success;
 }
 
 Status Runtime::stream_create(void** out, unsigned flags, int priority) {
   SOFTGPU_API_BEGIN(true);
-  if (!out || (flags & ~kStreamNonBlocking)) return finish(Status::InvalidValue);
-  auto s = std::make_unique<Stream>();
-  s->flags = flags;
-  s->priority = std::clamp(priority, -5, 0);  // priorities are clamped, as CUDA does
-  void* h = s.get();
-  streams_.emplace(h, std::move(s));
-  *out = h;
-  return Status::Success;
+  return finish(streams_->create_stream(out, flags, priority));
 }
 
 Status Runtime::stream_destroy(void* stream) {
   SOFTGPU_API_BEGIN(true);
-  if (!streams_.erase(stream)) return finish(Status::InvalidResourceHandle);
+  if (!streams_->destroy_stream(stream)) return finish(Status::InvalidResourceHandle);
   capture_stream_destroyed(stream);  // graph.cpp
   return Status::Success;
 }
@@ -325,7 +341,7 @@ Status Runtime::stream_query(void* stream) {
 Status Runtime::stream_wait_event(void* stream, void* event, unsigned flags) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
-  if (!events_.count(event)) return finish(Status::InvalidResourceHandle);
+  if (!streams_->has_event(event)) return finish(Status::InvalidResourceHandle);
   if (auto c = capture_wait_event(stream, event)) return finish(*c);  // graph.cpp: joins a capture
   return Status::Success;
 }
@@ -343,58 +359,40 @@ Status Runtime::launch_host_func(void* stream, HostCallback fn, void* user) {
 
 Status Runtime::event_create(void** out, unsigned flags) {
   SOFTGPU_API_BEGIN(true);
-  // cudaEventBlockingSync 1 | cudaEventDisableTiming 2 | cudaEventInterprocess 4;
-  // interprocess events must also disable timing.
-  if (!out || (flags & ~0x7u) || ((flags & 0x4) && !(flags & kEventDisableTiming)))
-    return finish(Status::InvalidValue);
-  auto e = std::make_unique<Event>();
-  e->flags = flags;
-  void* h = e.get();
-  events_.emplace(h, std::move(e));
-  *out = h;
-  return Status::Success;
+  return finish(streams_->create_event(out, flags));
 }
 
 Status Runtime::event_destroy(void* event) {
   SOFTGPU_API_BEGIN(true);
-  if (!events_.erase(event)) return finish(Status::InvalidResourceHandle);
+  if (!streams_->destroy_event(event)) return finish(Status::InvalidResourceHandle);
   return Status::Success;
 }
 
 Status Runtime::event_record(void* event, void* stream) {
   SOFTGPU_API_BEGIN(true);
-  auto it = events_.find(event);
-  if (it == events_.end()) return finish(Status::InvalidResourceHandle);
+  StreamsAndEvents::Event* e = streams_->find_event(event);
+  if (!e) return finish(Status::InvalidResourceHandle);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (auto c = capture_event_record(event, stream)) return finish(*c);  // graph.cpp
-  it->second->when = std::chrono::steady_clock::now();
+  e->when = std::chrono::steady_clock::now();
   return Status::Success;
 }
 
 Status Runtime::event_synchronize(void* event) {
   SOFTGPU_API_BEGIN(true);
-  if (!events_.count(event)) return finish(Status::InvalidResourceHandle);
+  if (!streams_->has_event(event)) return finish(Status::InvalidResourceHandle);
   mempool_synchronized();  // mempool.cpp
   return Status::Success;
 }
 
 Status Runtime::event_query(void* event) {
   SOFTGPU_API_BEGIN(true);
-  return finish(events_.count(event) ? Status::Success : Status::InvalidResourceHandle);
+  return finish(streams_->has_event(event) ? Status::Success : Status::InvalidResourceHandle);
 }
 
 Status Runtime::event_elapsed(float* ms, void* start, void* end) {
   SOFTGPU_API_BEGIN(true);
-  if (!ms) return finish(Status::InvalidValue);
-  auto a = events_.find(start), b = events_.find(end);
-  if (a == events_.end() || b == events_.end()) return finish(Status::InvalidResourceHandle);
-  const Event& ea = *a->second;
-  const Event& eb = *b->second;
-  // CUDA: unrecorded events or events without timing give InvalidResourceHandle.
-  if ((ea.flags | eb.flags) & kEventDisableTiming) return finish(Status::InvalidResourceHandle);
-  if (!ea.when || !eb.when) return finish(Status::InvalidResourceHandle);
-  *ms = std::chrono::duration<float, std::milli>(*eb.when - *ea.when).count();
-  return Status::Success;
+  return finish(streams_->elapsed(ms, start, end));
 }
 
 // ---------------------------------------------------------------- names

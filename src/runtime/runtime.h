@@ -90,6 +90,9 @@ using HostCallback = void (*)(void* user);
 
 struct GraphNodeSpec;  // runtime/graph.h
 struct MemPool;        // runtime/mempool.h
+class TextureManager;  // runtime/texture.h
+class StreamsAndEvents;  // runtime/streams.h
+class MemoryManager;     // runtime/memory_manager.h
 
 // cudaMemPoolProps, as far as one simulated device uses them.
 struct PoolProps {
@@ -212,17 +215,12 @@ class Runtime {
   Status event_elapsed(float* ms, void* start, void* end);
 
   // Device memory (tests inspect it; the executor needs it).
-  exec::DeviceMemory* memory() { return memory_.get(); }
+  exec::DeviceMemory* memory();  // null when initialization failed
 
  private:
   struct Module;
   struct Kernel;
   struct Variable;
-  struct Stream { unsigned flags = 0; int priority = 0; };
-  struct Event {
-    unsigned flags = 0;
-    std::optional<std::chrono::steady_clock::time_point> when;
-  };
 
   // Common prologue: lock, check init and sticky errors; epilogue records errors.
   Status begin(bool sticky_applies = true);
@@ -239,26 +237,38 @@ class Runtime {
   Status resolve_symbol(const void* symbol, exec::VariableInfo* out);
   Status check_stream(void* stream);
   Status check_device_range(const void* p, size_t n);
-  Status do_memcpy(void* dst, const void* src, size_t n, CopyKind kind);
   exec::ExecOptions exec_options() const;
 
   Options opts_;
-  // Distinguishes runtimes that reuse an address (per-thread last errors are
-  // keyed by it).
-  const uint64_t instance_id_ = next_instance_id();
-  static uint64_t next_instance_id();
+
+  // Per host thread state (mu_ held): the last error and the
+  // __cudaPushCallConfiguration stack. Keyed by a serial number each thread
+  // draws once (never reused, unlike std::thread::id); an entry is dropped
+  // as soon as it holds nothing, so it lives only while a thread has a
+  // pending error or configuration, and goes with the Runtime.
+  struct ThreadState {
+    Status last_error = Status::Success;
+    std::vector<CallConfig> call_stack;
+  };
+  std::unordered_map<uint64_t, ThreadState> threads_;
+  ThreadState& this_thread();
+  void drop_if_empty();  // this thread's entry, when it holds nothing
 
  public:
-  uint64_t instance_id() const { return instance_id_; }
+  // The texture component (src/runtime/texture.h).
+  TextureManager& textures() { return *textures_; }
+  const TextureManager& textures() const { return *textures_; }
 
  private:
+  std::unique_ptr<TextureManager> textures_;
+  void make_components();
   config::GpuConfig gpu_;
   Status init_status_ = Status::Success;
   std::string init_message_;
   bool init_reported_ = false;
 
   std::recursive_mutex mu_;
-  std::unique_ptr<exec::DeviceMemory> memory_;
+  std::unique_ptr<MemoryManager> mem_;  // runtime/memory_manager.h; null when initialization failed
   Status sticky_ = Status::Success;
   unsigned device_flags_ = 0;
   std::map<Limit, size_t> limits_;
@@ -268,8 +278,7 @@ class Runtime {
   std::unordered_map<const void*, std::unique_ptr<Kernel>> kernels_;  // by host stub
   std::set<const Kernel*> kernel_handles_;
   std::unordered_map<const void*, Variable*> variables_;  // by host shadow
-  std::unordered_map<void*, std::unique_ptr<Stream>> streams_;
-  std::unordered_map<void*, std::unique_ptr<Event>> events_;
+  std::unique_ptr<StreamsAndEvents> streams_;  // runtime/streams.h
 
   // ==========================================================================
   // CUDA graphs and stream capture (src/runtime/graph.cpp, src/runtime/graph.h;
@@ -391,9 +400,9 @@ class Runtime {
 const char* status_name(Status s);
 
 // ============================================================================
-// Texture and surface objects, CUDA arrays (src/runtime/texture.cpp; owned by
-// the texture engineer). Kept outside the Runtime class: the state lives in a
-// per-Runtime side table; copies go through Runtime::memcpy_2d.
+// Texture and surface objects, CUDA arrays (src/runtime/texture.{h,cpp}; owned
+// by the texture engineer). Free functions forwarding to the Runtime's
+// TextureManager; copies go through Runtime::memcpy_2d.
 // ============================================================================
 struct ChannelDesc { int x = 0, y = 0, z = 0, w = 0, kind = 0; };  // cudaChannelFormatDesc
 inline constexpr unsigned kArrayLayered = 0x1;          // cudaArrayLayered

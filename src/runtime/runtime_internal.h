@@ -51,8 +51,4 @@ struct Runtime::Variable {
   std::lock_guard lock_(mu_);                                     \
   if (Status s_ = begin(sticky); s_ != Status::Success) return finish(s_)
 
-// Per-thread state.
-Status& thread_last_error(const Runtime* rt);
-std::vector<CallConfig>& thread_call_stack();
-
 }  // namespace softgpu::runtime
