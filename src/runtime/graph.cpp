@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 
 #include "runtime/mempool.h"
+#include "runtime/module_registry.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/streams.h"
 

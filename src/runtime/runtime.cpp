@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 
 #include "runtime/memory_manager.h"
+#include "runtime/module_registry.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/streams.h"
 #include "runtime/texture.h"
@@ -57,6 +58,7 @@ void Runtime::drop_if_empty() {
 
 void Runtime::make_components() {
   streams_ = std::make_unique<StreamsAndEvents>();
+  modules_ = std::make_unique<ModuleRegistry>(gpu_, mem_ ? &mem_->device() : nullptr);
   textures_ = std::make_unique<TextureManager>(TextureManager::Device{
       [this](void** out, size_t size) { return malloc(out, size); },
       [this](void* p) { return free(p); },
@@ -107,26 +109,27 @@ Result<Options> options_from_env() {
 }
 
 Runtime::Runtime(Options opts) : opts_(std::move(opts)) {
-  make_components();
   auto cfg = config::find_gpu_config(opts_.gpu);
   if (!cfg) {
     init_status_ = Status::NoDevice;
     init_message_ = fmt::format("softgpu: cannot use GPU '{}': {} (run `softgpu devices` for the list)", opts_.gpu,
                                 cfg.error().message);
+    make_components();  // registration still works; nothing loads
     return;
   }
   gpu_ = std::move(cfg.value());
   mem_ = std::make_unique<MemoryManager>(gpu_.global_memory_bytes, opts_.host_memory_limit);
+  make_components();
 }
 
 Runtime::Runtime(config::GpuConfig gpu, Options opts) : opts_(std::move(opts)), gpu_(std::move(gpu)) {
-  make_components();
   mem_ = std::make_unique<MemoryManager>(gpu_.global_memory_bytes, opts_.host_memory_limit);
+  make_components();
 }
 
 Runtime::~Runtime() {
   std::lock_guard lock(mu_);
-  if (mem_) unload_all();
+  if (mem_) modules_->unload_all();
 }
 
 exec::DeviceMemory* Runtime::memory() { return mem_ ? &mem_->device() : nullptr; }
@@ -213,7 +216,7 @@ Status Runtime::synchronize() {
 Status Runtime::reset() {
   std::lock_guard lock(mu_);
   if (Status s = begin(false); s != Status::Success) return finish(s);
-  unload_all();
+  modules_->unload_all();
   mem_->device().reset();
   mempool_reset();  // mempool.cpp: the pools' blocks went with the memory
   streams_->clear();

@@ -2,6 +2,9 @@
 // its memory, the registries that map host-side handles (fatbin handles,
 // kernel stubs, variable shadows) to loaded PTX programs, streams, events
 // and error state. src/cudart/ only marshals arguments into this class.
+// It is a facade over components it owns (docs/architecture.md, "The
+// runtime's components"): MemoryManager, ModuleRegistry, StreamsAndEvents,
+// TextureManager; it keeps the lock, the error state and the GPU config.
 //
 // Execution model: every kernel, copy, memset and host callback runs
 // synchronously on the calling thread when it is issued, so work on any
@@ -93,6 +96,8 @@ struct MemPool;        // runtime/mempool.h
 class TextureManager;  // runtime/texture.h
 class StreamsAndEvents;  // runtime/streams.h
 class MemoryManager;     // runtime/memory_manager.h
+class ModuleRegistry;    // runtime/module_registry.h
+struct RegisteredKernel;
 
 // cudaMemPoolProps, as far as one simulated device uses them.
 struct PoolProps {
@@ -218,21 +223,14 @@ class Runtime {
   exec::DeviceMemory* memory();  // null when initialization failed
 
  private:
-  struct Module;
-  struct Kernel;
-  struct Variable;
+  using Kernel = RegisteredKernel;  // runtime/module_registry.h
 
   // Common prologue: lock, check init and sticky errors; epilogue records errors.
   Status begin(bool sticky_applies = true);
   Status finish(Status s);
-  Status load_module(Module& m);
-  // load_module, reporting a failure once per user ("cannot run kernel 'k'").
-  Status use_module(Module& m, const std::string& what, bool& reported);
+  // Lookups in the ModuleRegistry (module_registry.h), for the facade's files.
   Status use_kernel_module(Kernel& k);
-  // Registers per thread from the program's machine code; 0 when unknown.
   uint32_t kernel_registers(const Kernel& k) const;
-  void unload_all();
-  Module* find_module(void* handle);
   Status resolve_kernel(const void* kernel, Kernel** out);
   Status resolve_symbol(const void* symbol, exec::VariableInfo* out);
   Status check_stream(void* stream);
@@ -274,10 +272,7 @@ class Runtime {
   std::map<Limit, size_t> limits_;
   bool printf_launched_ = false;  // a kernel that calls printf ran: the printf FIFO size is fixed
 
-  std::deque<std::unique_ptr<Module>> modules_;
-  std::unordered_map<const void*, std::unique_ptr<Kernel>> kernels_;  // by host stub
-  std::set<const Kernel*> kernel_handles_;
-  std::unordered_map<const void*, Variable*> variables_;  // by host shadow
+  std::unique_ptr<ModuleRegistry> modules_;  // runtime/module_registry.h
   std::unique_ptr<StreamsAndEvents> streams_;  // runtime/streams.h
 
   // ==========================================================================
