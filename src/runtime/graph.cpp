@@ -151,8 +151,8 @@ Status Runtime::graph_destroy(void* graph) {
   for (auto& c : st.captures)
     if (c.second->graph == graph) return finish(Status::InvalidValue);  // still being captured into
   for (auto& n : it->second->nodes) {
-    if (n->spec.type == GraphNodeSpec::MemAlloc) graph_mem_release(mem_addr(n->spec), graph);
-    if (n->spec.type == GraphNodeSpec::MemFree) graph_mem_drop_free(mem_addr(n->spec), graph);
+    if (n->spec.type == GraphNodeSpec::MemAlloc) pools_->graph_mem_release(mem_addr(n->spec), graph);
+    if (n->spec.type == GraphNodeSpec::MemFree) pools_->graph_mem_drop_free(mem_addr(n->spec), graph);
     st.nodes.erase(n.get());
   }
   st.graphs.erase(it);
@@ -182,7 +182,7 @@ Status Runtime::graph_add_node(void** out, void* graph, void* const* deps, size_
     return finish(Status::InvalidValue);
   if (is_mem_node(spec)) {
     bool precedes = spec.type == GraphNodeSpec::MemFree && alloc_precedes(node->deps, mem_addr(spec));
-    if (Status s = graph_mem_node(node->spec, graph, precedes); s != Status::Success) return finish(s);
+    if (Status s = pools_->graph_mem_node(node->spec, graph, precedes); s != Status::Success) return finish(s);
   }
   *out = node.get();
   st.nodes.emplace(node.get(), node.get());
@@ -297,7 +297,7 @@ Status Runtime::graph_instantiate(void** out, void* graph, unsigned long long fl
     e->index[n] = e->order.size();
     e->order.push_back(n->spec);
     if (n->spec.type == GraphNodeSpec::MemAlloc) {
-      graph_mem_retain(mem_addr(n->spec));
+      pools_->graph_mem_retain(mem_addr(n->spec));
       e->allocs.push_back(mem_addr(n->spec));
     }
   }
@@ -312,7 +312,7 @@ Status Runtime::graph_exec_destroy(void* exec) {
   auto& st = graph_state();
   auto e = st.execs.find(exec);
   if (e == st.execs.end()) return finish(Status::InvalidValue);
-  for (uint64_t a : e->second->allocs) graph_mem_release(a, nullptr);
+  for (uint64_t a : e->second->allocs) pools_->graph_mem_release(a, nullptr);
   if (auto g = st.graphs.find(e->second->graph); g != st.graphs.end() && g->second->mem_exec == exec)
     g->second->mem_exec = nullptr;
   st.execs.erase(e);
@@ -387,7 +387,7 @@ Status Runtime::graph_launch(void* exec, void* stream) {
   // Allocations still live from an earlier launch: freed first with
   // AutoFreeOnLaunch, else the launch fails before running anything.
   for (uint64_t a : e->second->allocs)
-    if (Status s = graph_mem_prelaunch(a, e->second->auto_free); s != Status::Success) return finish(s);
+    if (Status s = pools_->graph_mem_prelaunch(a, e->second->auto_free); s != Status::Success) return finish(s);
   for (const GraphNodeSpec& n : e->second->order) {
     Status s = Status::Success;
     switch (n.type) {
@@ -428,8 +428,8 @@ Status Runtime::graph_launch(void* exec, void* stream) {
       }
       case GraphNodeSpec::Host: s = launch_host_func(stream, n.fn, n.user); break;
       case GraphNodeSpec::Empty: break;
-      case GraphNodeSpec::MemAlloc: s = graph_mem_launch_alloc(mem_addr(n)); break;
-      case GraphNodeSpec::MemFree: s = graph_mem_launch_free(mem_addr(n)); break;
+      case GraphNodeSpec::MemAlloc: s = pools_->graph_mem_launch_alloc(mem_addr(n)); break;
+      case GraphNodeSpec::MemFree: s = pools_->graph_mem_launch_free(mem_addr(n)); break;
     }
     if (s != Status::Success) return finish(s);
   }
@@ -491,8 +491,8 @@ Status Runtime::stream_end_capture(void* stream, void** graph) {
     // The partial graph is discarded, as CUDA does.
     void* g = c->graph;
     for (auto& n : c->graph->nodes) {
-      if (n->spec.type == GraphNodeSpec::MemAlloc) graph_mem_release(mem_addr(n->spec), g);
-      if (n->spec.type == GraphNodeSpec::MemFree) graph_mem_drop_free(mem_addr(n->spec), g);
+      if (n->spec.type == GraphNodeSpec::MemAlloc) pools_->graph_mem_release(mem_addr(n->spec), g);
+      if (n->spec.type == GraphNodeSpec::MemFree) pools_->graph_mem_drop_free(mem_addr(n->spec), g);
       st.nodes.erase(n.get());
     }
     st.graphs.erase(g);
@@ -639,7 +639,7 @@ std::optional<Status> Runtime::capture_malloc_async(void** out, size_t size, con
   spec.type = GraphNodeSpec::MemAlloc;
   spec.width = size;
   spec.pool = props;
-  if (Status s = graph_mem_node(spec, cap_.graph, false); s != Status::Success) return s;
+  if (Status s = pools_->graph_mem_node(spec, cap_.graph, false); s != Status::Success) return s;
   *out = spec.dst;
   capture_append(cap_, stream, graphs_->nodes, std::move(spec));
   return Status::Success;
@@ -653,7 +653,7 @@ std::optional<Status> Runtime::capture_free_async(void* p, void* stream) {
   spec.type = GraphNodeSpec::MemFree;
   spec.dst = p;
   bool precedes = alloc_precedes(cap_.deps[stream], mem_addr(spec));
-  if (Status s = graph_mem_node(spec, cap_.graph, precedes); s != Status::Success) return s;
+  if (Status s = pools_->graph_mem_node(spec, cap_.graph, precedes); s != Status::Success) return s;
   capture_append(cap_, stream, graphs_->nodes, std::move(spec));
   return Status::Success;
 }

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "runtime/memory_manager.h"
+#include "runtime/mempool.h"
 #include "runtime/runtime_internal.h"
 
 namespace softgpu::runtime {
@@ -29,7 +30,7 @@ Status Runtime::host_alloc(void** out, size_t size, unsigned flags) {
 Status Runtime::free(void* p) {
   SOFTGPU_API_BEGIN(true);
   if (!p) return Status::Success;  // cudaFree(NULL) is a no-op
-  if (auto r = free_stream_ordered(p)) return finish(*r);  // mempool.cpp: pool and graph allocations
+  if (auto r = pools_->free_stream_ordered(p)) return finish(*r);  // mempool.cpp: pool and graph allocations
   return finish(mem_->free_device(p));
 }
 

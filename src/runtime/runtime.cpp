@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 
 #include "runtime/memory_manager.h"
+#include "runtime/mempool.h"
 #include "runtime/module_registry.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/streams.h"
@@ -59,6 +60,7 @@ void Runtime::drop_if_empty() {
 void Runtime::make_components() {
   streams_ = std::make_unique<StreamsAndEvents>();
   modules_ = std::make_unique<ModuleRegistry>(gpu_, mem_ ? &mem_->device() : nullptr);
+  pools_ = std::make_unique<StreamOrderedMemory>(mem_ ? &mem_->device() : nullptr);
   textures_ = std::make_unique<TextureManager>(TextureManager::Device{
       [this](void** out, size_t size) { return malloc(out, size); },
       [this](void* p) { return free(p); },
@@ -209,7 +211,7 @@ Status Runtime::get_device(int* device) {
 
 Status Runtime::synchronize() {
   SOFTGPU_API_BEGIN(true);
-  mempool_synchronized();  // mempool.cpp: pools give back memory above their release threshold
+  pools_->mempool_synchronized();  // mempool.cpp: pools give back memory above their release threshold
   return Status::Success;  // all work already completed when issued
 }
 
@@ -218,7 +220,7 @@ Status Runtime::reset() {
   if (Status s = begin(false); s != Status::Success) return finish(s);
   modules_->unload_all();
   mem_->device().reset();
-  mempool_reset();  // mempool.cpp: the pools' blocks went with the memory
+  pools_->mempool_reset();  // mempool.cpp: the pools' blocks went with the memory
   streams_->clear();
   limits_.clear();
   device_flags_ = 0;
@@ -332,7 +334,7 @@ Status Runtime::stream_synchronize(void* stream) {
   SOFTGPU_API_BEGIN(true);
   if (auto c = capture_forbid(stream)) return finish(*c);  // graph.cpp
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
-  mempool_synchronized();  // mempool.cpp
+  pools_->mempool_synchronized();  // mempool.cpp
   return Status::Success;
 }
 
@@ -384,7 +386,7 @@ Status Runtime::event_record(void* event, void* stream) {
 Status Runtime::event_synchronize(void* event) {
   SOFTGPU_API_BEGIN(true);
   if (!streams_->has_event(event)) return finish(Status::InvalidResourceHandle);
-  mempool_synchronized();  // mempool.cpp
+  pools_->mempool_synchronized();  // mempool.cpp
   return Status::Success;
 }
 

@@ -4,7 +4,8 @@
 // and error state. src/cudart/ only marshals arguments into this class.
 // It is a facade over components it owns (docs/architecture.md, "The
 // runtime's components"): MemoryManager, ModuleRegistry, StreamsAndEvents,
-// TextureManager; it keeps the lock, the error state and the GPU config.
+// StreamOrderedMemory, TextureManager; it keeps the lock, the error state
+// and the GPU config (graphs and capture are still its own members).
 //
 // Execution model: every kernel, copy, memset and host callback runs
 // synchronously on the calling thread when it is issued, so work on any
@@ -93,6 +94,7 @@ using HostCallback = void (*)(void* user);
 
 struct GraphNodeSpec;  // runtime/graph.h
 struct MemPool;        // runtime/mempool.h
+class StreamOrderedMemory;  // runtime/mempool.h
 class TextureManager;  // runtime/texture.h
 class StreamsAndEvents;  // runtime/streams.h
 class MemoryManager;     // runtime/memory_manager.h
@@ -332,7 +334,8 @@ class Runtime {
 
   // ==========================================================================
   // Stream-ordered allocation, memory pools and graph memory
-  // (src/runtime/mempool.{h,cpp}, src/runtime/graph_memory.cpp).
+  // (the StreamOrderedMemory component, src/runtime/mempool.{h,cpp} and
+  // graph_memory.cpp; entry points in mempool_api.cpp).
   // ==========================================================================
  public:
   // `pool` null: the device's current pool.
@@ -356,39 +359,7 @@ class Runtime {
   Status graph_mem_set_attribute(int device, int attr, const uint64_t* value);
 
  private:
-  struct StreamAllocState;
-  StreamAllocState& salloc();
-  std::unique_ptr<StreamAllocState, void (*)(StreamAllocState*)> salloc_{nullptr, nullptr};
-  Status pool_allocate(void** out, size_t size, MemPool& pool);
-  void pool_release_cached(MemPool& pool, uint64_t keep);
-  // Hooks (mu_ held): cudaFree of a stream-ordered or graph allocation
-  // (nullopt: not one); synchronization releases cached pool memory above
-  // each pool's threshold; cudaDeviceReset forgets every block.
-  std::optional<Status> free_stream_ordered(void* p);
-  void mempool_synchronized();
-  void mempool_reset();
-  // Graph memory (graph_memory.cpp; mu_ held). An alloc node's block is
-  // reserved at creation (out: its address); refs count the nodes and
-  // executable graphs holding it.
-  Status graph_mem_create(uint64_t bytes, exec::MemKind kind, const void* owner, uint64_t* out);
-  void graph_mem_retain(uint64_t addr);
-  // `graph`: the graph whose alloc node goes away (null for an executable graph).
-  void graph_mem_release(uint64_t addr, const void* graph);
-  // Validates and records a free node of `graph` for addr; `alloc_is_ancestor`
-  // says whether the owning graph's alloc node precedes the free node.
-  Status graph_mem_add_free(uint64_t addr, const void* graph, bool alloc_is_ancestor);
-  void graph_mem_drop_free(uint64_t addr, const void* graph);
-  bool graph_mem_owned_by(uint64_t addr, const void* graph);
-  // Launch steps: the allocation still live from an earlier launch (auto_free
-  // frees it, else InvalidValue), the alloc node, the free node.
-  Status graph_mem_prelaunch(uint64_t addr, bool auto_free);
-  Status graph_mem_launch_alloc(uint64_t addr);
-  Status graph_mem_launch_free(uint64_t addr);
-  void graph_mem_trim_cached();  // releases blocks no graph or launch holds
-  // A memory node being added to `graph` (last step, after every other
-  // check): an alloc node gets its block (spec.dst), a free node is validated
-  // and recorded.
-  Status graph_mem_node(GraphNodeSpec& spec, const void* graph, bool alloc_precedes);
+  std::unique_ptr<StreamOrderedMemory> pools_;  // runtime/mempool.h
 };
 
 // Human-readable description of a status (used by error messages and tests).
