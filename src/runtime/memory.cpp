@@ -6,6 +6,7 @@
 
 #include "runtime/memory_manager.h"
 #include "runtime/mempool.h"
+#include "runtime/graph.h"
 #include "runtime/runtime_internal.h"
 
 namespace softgpu::runtime {
@@ -57,7 +58,7 @@ Status Runtime::host_get_device_pointer(void** out, void* host, unsigned flags) 
 Status Runtime::memcpy(void* dst, const void* src, size_t n, CopyKind kind, void* stream) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
-  if (auto c = capture_memcpy(dst, src, n, kind, stream)) return finish(*c);  // graph.cpp
+  if (auto c = graphs_->capture_memcpy(dst, src, n, kind, stream)) return finish(*c);  // graph.cpp
   return finish(mem_->copy(dst, src, n, kind));
 }
 
@@ -65,21 +66,21 @@ Status Runtime::memcpy_2d(void* dst, size_t dpitch, const void* src, size_t spit
                           CopyKind kind, void* stream) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
-  if (auto c = capture_forbid(stream)) return finish(*c);  // graph.cpp: not capturable yet
+  if (auto c = graphs_->capture_forbid(stream)) return finish(*c);  // graph.cpp: not capturable yet
   return finish(mem_->copy_2d(dst, dpitch, src, spitch, width, height, kind));
 }
 
 Status Runtime::memset(void* dst, int value, size_t n, void* stream) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
-  if (auto c = capture_memset(dst, value, n, stream)) return finish(*c);  // graph.cpp
+  if (auto c = graphs_->capture_memset(dst, value, n, stream)) return finish(*c);  // graph.cpp
   return finish(mem_->set(dst, value, n));
 }
 
 Status Runtime::memset_2d(void* dst, size_t pitch, int value, size_t width, size_t height, void* stream) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
-  if (auto c = capture_forbid(stream)) return finish(*c);  // graph.cpp: not capturable yet
+  if (auto c = graphs_->capture_forbid(stream)) return finish(*c);  // graph.cpp: not capturable yet
   return finish(mem_->set_2d(dst, pitch, value, width, height));
 }
 

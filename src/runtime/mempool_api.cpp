@@ -3,6 +3,7 @@
 // validation and capture hooks (graph.cpp) around the StreamOrderedMemory
 // component (mempool.h).
 #include "runtime/mempool.h"
+#include "runtime/graph.h"
 #include "runtime/runtime_internal.h"
 
 namespace softgpu::runtime {
@@ -13,7 +14,7 @@ Status Runtime::malloc_async(void** out, size_t size, void* pool, void* stream) 
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   MemPool* p = pools_->find_pool(pool);
   if (!p) return finish(Status::InvalidValue);
-  if (auto c = capture_malloc_async(out, size, p->props, stream)) return finish(*c);  // graph.cpp
+  if (auto c = graphs_->capture_malloc_async(out, size, p->props, stream)) return finish(*c);  // graph.cpp
   if (size == 0) {  // as cudaMalloc: success, no allocation
     *out = nullptr;
     return Status::Success;
@@ -24,7 +25,7 @@ Status Runtime::malloc_async(void** out, size_t size, void* pool, void* stream) 
 Status Runtime::free_async(void* p, void* stream) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
-  if (auto c = capture_free_async(p, stream)) return finish(*c);  // graph.cpp
+  if (auto c = graphs_->capture_free_async(p, stream)) return finish(*c);  // graph.cpp
   if (!p) return Status::Success;  // pairs with cudaMallocAsync(&p, 0)
   if (auto s = pools_->free_stream_ordered(p)) return finish(*s);
   return finish(Status::InvalidValue);  // not a pool or graph allocation

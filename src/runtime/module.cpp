@@ -9,6 +9,7 @@
 #include "config/occupancy.h"
 #include "runtime/memory_manager.h"
 #include "runtime/module_registry.h"
+#include "runtime/graph.h"
 #include "runtime/runtime_internal.h"
 
 namespace softgpu::runtime {
@@ -106,7 +107,7 @@ Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, s
   Kernel* k = nullptr;
   if (Status s = resolve_kernel(kernel, &k); s != Status::Success) return finish(s);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
-  if (auto c = capture_launch(kernel, grid, block, args, shared_bytes, stream)) return finish(*c);  // graph.cpp
+  if (auto c = graphs_->capture_launch(kernel, grid, block, args, shared_bytes, stream)) return finish(*c);  // graph.cpp
   if (Status s = use_kernel_module(*k); s != Status::Success) return finish(s);
   const exec::KernelInfo* info = exec::find_kernel(*k->module->program, k->name);
   if (!info) {

@@ -13,6 +13,7 @@
 #include "runtime/memory_manager.h"
 #include "runtime/mempool.h"
 #include "runtime/module_registry.h"
+#include "runtime/graph.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/streams.h"
 #include "runtime/texture.h"
@@ -61,6 +62,17 @@ void Runtime::make_components() {
   streams_ = std::make_unique<StreamsAndEvents>();
   modules_ = std::make_unique<ModuleRegistry>(gpu_, mem_ ? &mem_->device() : nullptr);
   pools_ = std::make_unique<StreamOrderedMemory>(mem_ ? &mem_->device() : nullptr);
+  graphs_ = std::make_unique<GraphManager>(
+      *modules_, *pools_, *streams_,
+      GraphManager::Replay{
+          [this](const void* k, Dim3 g, Dim3 b, void** a, size_t sh, void* s) { return launch(k, g, b, a, sh, s); },
+          [this](void* d, const void* s, size_t n, CopyKind k, void* st) { return memcpy(d, s, n, k, st); },
+          [this](void* d, size_t dp, const void* s, size_t sp, size_t w, size_t h, CopyKind k, void* st) {
+            return memcpy_2d(d, dp, s, sp, w, h, k, st);
+          },
+          [this](void* d, int v, size_t n, void* st) { return memset(d, v, n, st); },
+          [this](void* d, size_t p, int v, size_t w, size_t h, void* st) { return memset_2d(d, p, v, w, h, st); },
+          [this](void* st, HostCallback fn, void* u) { return launch_host_func(st, fn, u); }});
   textures_ = std::make_unique<TextureManager>(TextureManager::Device{
       [this](void** out, size_t size) { return malloc(out, size); },
       [this](void* p) { return free(p); },
@@ -326,13 +338,13 @@ Status Runtime::stream_create(void** out, unsigned flags, int priority) {
 Status Runtime::stream_destroy(void* stream) {
   SOFTGPU_API_BEGIN(true);
   if (!streams_->destroy_stream(stream)) return finish(Status::InvalidResourceHandle);
-  capture_stream_destroyed(stream);  // graph.cpp
+  graphs_->capture_stream_destroyed(stream);  // graph.cpp
   return Status::Success;
 }
 
 Status Runtime::stream_synchronize(void* stream) {
   SOFTGPU_API_BEGIN(true);
-  if (auto c = capture_forbid(stream)) return finish(*c);  // graph.cpp
+  if (auto c = graphs_->capture_forbid(stream)) return finish(*c);  // graph.cpp
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   pools_->mempool_synchronized();  // mempool.cpp
   return Status::Success;
@@ -347,7 +359,7 @@ Status Runtime::stream_wait_event(void* stream, void* event, unsigned flags) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (!streams_->has_event(event)) return finish(Status::InvalidResourceHandle);
-  if (auto c = capture_wait_event(stream, event)) return finish(*c);  // graph.cpp: joins a capture
+  if (auto c = graphs_->capture_wait_event(stream, event)) return finish(*c);  // graph.cpp: joins a capture
   return Status::Success;
 }
 
@@ -355,7 +367,7 @@ Status Runtime::launch_host_func(void* stream, HostCallback fn, void* user) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (!fn) return finish(Status::InvalidValue);
-  if (auto c = capture_host(stream, fn, user)) return finish(*c);  // graph.cpp
+  if (auto c = graphs_->capture_host(stream, fn, user)) return finish(*c);  // graph.cpp
   fn(user);  // earlier work on the stream is complete, so it may run now
   return Status::Success;
 }
@@ -378,7 +390,7 @@ Status Runtime::event_record(void* event, void* stream) {
   StreamsAndEvents::Event* e = streams_->find_event(event);
   if (!e) return finish(Status::InvalidResourceHandle);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
-  if (auto c = capture_event_record(event, stream)) return finish(*c);  // graph.cpp
+  if (auto c = graphs_->capture_event_record(event, stream)) return finish(*c);  // graph.cpp
   e->when = std::chrono::steady_clock::now();
   return Status::Success;
 }

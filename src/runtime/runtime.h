@@ -4,8 +4,8 @@
 // and error state. src/cudart/ only marshals arguments into this class.
 // It is a facade over components it owns (docs/architecture.md, "The
 // runtime's components"): MemoryManager, ModuleRegistry, StreamsAndEvents,
-// StreamOrderedMemory, TextureManager; it keeps the lock, the error state
-// and the GPU config (graphs and capture are still its own members).
+// StreamOrderedMemory, GraphManager, TextureManager; it keeps the lock, the
+// error state and the GPU config.
 //
 // Execution model: every kernel, copy, memset and host callback runs
 // synchronously on the calling thread when it is issued, so work on any
@@ -95,6 +95,7 @@ using HostCallback = void (*)(void* user);
 struct GraphNodeSpec;  // runtime/graph.h
 struct MemPool;        // runtime/mempool.h
 class StreamOrderedMemory;  // runtime/mempool.h
+class GraphManager;     // runtime/graph.h
 class TextureManager;  // runtime/texture.h
 class StreamsAndEvents;  // runtime/streams.h
 class MemoryManager;     // runtime/memory_manager.h
@@ -278,8 +279,9 @@ class Runtime {
   std::unique_ptr<StreamsAndEvents> streams_;  // runtime/streams.h
 
   // ==========================================================================
-  // CUDA graphs and stream capture (src/runtime/graph.cpp, src/runtime/graph.h;
-  // owned by the graphs engineer). Handles are opaque pointers owned here.
+  // CUDA graphs and stream capture (the GraphManager component,
+  // src/runtime/graph.{h,cpp}; entry points in graph_api.cpp; owned by the
+  // graphs engineer). Handles are opaque pointers owned by the component.
   // ==========================================================================
  public:
   Status graph_create(void** out, unsigned flags);
@@ -308,29 +310,7 @@ class Runtime {
                              void* const** deps = nullptr, size_t* ndeps = nullptr);
 
  private:
-  struct GraphState;
-  // Capture hooks for the issuing calls (mu_ held): nullopt = not captured,
-  // run the work; otherwise the call's result (the work was recorded, or
-  // refused because capture forbids it).
-  std::optional<Status> capture_launch(const void* kernel, Dim3 grid, Dim3 block, void** args, size_t shared,
-                                       void* stream);
-  std::optional<Status> capture_memcpy(void* dst, const void* src, size_t n, CopyKind kind, void* stream);
-  std::optional<Status> capture_memset(void* dst, int value, size_t n, void* stream);
-  std::optional<Status> capture_host(void* stream, HostCallback fn, void* user);
-  // Work that cannot be captured (synchronization, 2-D copies): refused on a
-  // capturing stream, which invalidates its capture.
-  std::optional<Status> capture_forbid(void* stream);
-  Status pack_kernel_args(GraphNodeSpec& spec);
-  GraphState& graph_state();
-  std::unique_ptr<GraphState, void (*)(GraphState*)> graphs_{nullptr, nullptr};
-  // Capture hooks for events and streams (graph.cpp, mu_ held): an event
-  // recorded on a capturing stream carries the capture's dependencies; a
-  // stream waiting on it joins the capture.
-  std::optional<Status> capture_event_record(void* event, void* stream);
-  std::optional<Status> capture_wait_event(void* stream, void* event);
-  void capture_stream_destroyed(void* stream);
-  std::optional<Status> capture_malloc_async(void** out, size_t size, const PoolProps& props, void* stream);
-  std::optional<Status> capture_free_async(void* p, void* stream);
+  std::unique_ptr<GraphManager> graphs_;  // runtime/graph.h
 
   // ==========================================================================
   // Stream-ordered allocation, memory pools and graph memory
