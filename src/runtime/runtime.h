@@ -261,7 +261,6 @@ class Runtime {
   const TextureManager& textures() const { return *textures_; }
 
  private:
-  std::unique_ptr<TextureManager> textures_;
   void make_components();
   config::GpuConfig gpu_;
   Status init_status_ = Status::Success;
@@ -269,14 +268,21 @@ class Runtime {
   bool init_reported_ = false;
 
   std::recursive_mutex mu_;
-  std::unique_ptr<MemoryManager> mem_;  // runtime/memory_manager.h; null when initialization failed
   Status sticky_ = Status::Success;
   unsigned device_flags_ = 0;
   std::map<Limit, size_t> limits_;
   bool printf_launched_ = false;  // a kernel that calls printf ran: the printf FIFO size is fixed
 
-  std::unique_ptr<ModuleRegistry> modules_;  // runtime/module_registry.h
+  // The components (docs/architecture.md), in dependency order: each may
+  // hold references to those above it, so they go in reverse. Created by
+  // make_components(); mem_ is null when initialization failed.
+  std::unique_ptr<MemoryManager> mem_;         // runtime/memory_manager.h
   std::unique_ptr<StreamsAndEvents> streams_;  // runtime/streams.h
+  std::unique_ptr<ModuleRegistry> modules_;    // runtime/module_registry.h
+  std::unique_ptr<StreamOrderedMemory> pools_; // runtime/mempool.h
+  std::unique_ptr<GraphManager> graphs_;       // runtime/graph.h
+  std::unique_ptr<TextureManager> textures_;   // runtime/texture.h
+
 
   // ==========================================================================
   // CUDA graphs and stream capture (the GraphManager component,
@@ -309,9 +315,6 @@ class Runtime {
   Status stream_capture_info(void* stream, CaptureStatus* status, uint64_t* id, void** graph,
                              void* const** deps = nullptr, size_t* ndeps = nullptr);
 
- private:
-  std::unique_ptr<GraphManager> graphs_;  // runtime/graph.h
-
   // ==========================================================================
   // Stream-ordered allocation, memory pools and graph memory
   // (the StreamOrderedMemory component, src/runtime/mempool.{h,cpp} and
@@ -337,9 +340,6 @@ class Runtime {
   // Attribute numbers as cudaGraphMemAttributeType.
   Status graph_mem_get_attribute(int device, int attr, uint64_t* value);
   Status graph_mem_set_attribute(int device, int attr, const uint64_t* value);
-
- private:
-  std::unique_ptr<StreamOrderedMemory> pools_;  // runtime/mempool.h
 };
 
 // Human-readable description of a status (used by error messages and tests).

@@ -96,6 +96,30 @@ TEST(RuntimeComponents, CallConfigurationsArePerRuntime) {
   EXPECT_EQ(out.block.x, 32u);
 }
 
+TEST(RuntimeComponents, TwoRuntimesHaveIndependentStreamsGraphsAndPools) {
+  Runtime a(test_gpu(), test_options()), b(test_gpu(), test_options());
+  void *stream = nullptr, *event = nullptr, *graph = nullptr, *pool = nullptr;
+  ASSERT_EQ(a.stream_create(&stream, 0, 0), Status::Success);
+  ASSERT_EQ(a.event_create(&event, 0), Status::Success);
+  ASSERT_EQ(a.graph_create(&graph, 0), Status::Success);
+  ASSERT_EQ(a.mempool_create(&pool, PoolProps{}), Status::Success);
+  EXPECT_EQ(b.stream_query(stream), Status::InvalidResourceHandle);
+  EXPECT_EQ(b.event_query(event), Status::InvalidResourceHandle);
+  size_t count = 0;
+  EXPECT_EQ(b.graph_nodes(graph, nullptr, &count), Status::InvalidValue);
+  EXPECT_EQ(b.mempool_trim(pool, 0), Status::InvalidValue);
+  void *pa = nullptr, *pb = nullptr;
+  EXPECT_EQ(a.mempool_default(&pa, 0), Status::Success);
+  EXPECT_EQ(b.mempool_default(&pb, 0), Status::Success);
+  EXPECT_NE(pa, pb);
+  EXPECT_EQ(a.stream_query(stream), Status::Success);
+  EXPECT_EQ(a.graph_nodes(graph, nullptr, &count), Status::Success);
+  EXPECT_EQ(count, 0u);
+  EXPECT_EQ(a.mempool_trim(pool, 0), Status::Success);
+  EXPECT_EQ(b.last_error(true), Status::InvalidValue);
+  EXPECT_EQ(a.last_error(true), Status::Success);
+}
+
 TEST(RuntimeComponents, ADestroyedRuntimeLeavesNothingBehind) {
   uint64_t tex = 0;
   for (int round = 0; round < 3; ++round) {
