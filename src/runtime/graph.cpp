@@ -11,7 +11,8 @@
 #include <fmt/core.h>
 
 #include "runtime/mempool.h"
-#include "runtime/runtime_internal.h"
+#include "runtime/module_registry.h"
+#include "runtime/streams.h"
 
 namespace softgpu::runtime {
 
@@ -93,7 +94,7 @@ bool topo_order(const Graph& g, std::vector<const Node*>* out) {
 }
 }  // namespace
 
-struct Runtime::GraphState {
+struct GraphManager::State {
   std::unordered_map<void*, std::unique_ptr<Graph>> graphs;
   std::unordered_map<void*, Node*> nodes;
   std::unordered_map<void*, std::unique_ptr<Exec>> execs;
@@ -103,17 +104,19 @@ struct Runtime::GraphState {
   uint64_t next_capture_id = 1;
 };
 
-Runtime::GraphState& Runtime::graph_state() {
-  if (!graphs_) graphs_ = {new GraphState, [](GraphState* s) { delete s; }};
-  return *graphs_;
-}
+GraphManager::GraphManager(ModuleRegistry& modules, StreamOrderedMemory& pools, const StreamsAndEvents& streams,
+                           Replay replay)
+    : modules_(modules), pools_(pools), streams_(streams), replay_(std::move(replay)),
+      st_(std::make_unique<State>()) {}
+
+GraphManager::~GraphManager() = default;
 
 // ---------------------------------------------------------------- kernel args
 
-Status Runtime::pack_kernel_args(GraphNodeSpec& spec) {
+Status GraphManager::pack_kernel_args(GraphNodeSpec& spec) {
   Kernel* k = nullptr;
-  if (Status s = resolve_kernel(spec.kernel, &k); s != Status::Success) return s;
-  if (Status s = use_kernel_module(*k); s != Status::Success) return s;
+  if (Status s = modules_.resolve_kernel(spec.kernel, &k); s != Status::Success) return s;
+  if (Status s = modules_.use_kernel_module(*k); s != Status::Success) return s;
   const exec::KernelInfo* info = exec::find_kernel(*k->module->program, k->name);
   if (!info) return Status::InvalidDeviceFunction;
   spec.kernel = k->host_fun ? k->host_fun : spec.kernel;  // report the host stub, as CUDA's func
@@ -132,55 +135,52 @@ Status Runtime::pack_kernel_args(GraphNodeSpec& spec) {
 
 // ---------------------------------------------------------------- graphs
 
-Status Runtime::graph_create(void** out, unsigned flags) {
-  SOFTGPU_API_BEGIN(true);
-  if (!out || flags != 0) return finish(Status::InvalidValue);
+Status GraphManager::graph_create(void** out, unsigned flags) {
+  if (!out || flags != 0) return Status::InvalidValue;
   auto g = std::make_unique<Graph>();
   *out = g.get();
-  graph_state().graphs.emplace(g.get(), std::move(g));
+  (*st_).graphs.emplace(g.get(), std::move(g));
   return Status::Success;
 }
 
-Status Runtime::graph_destroy(void* graph) {
-  SOFTGPU_API_BEGIN(false);
-  auto& st = graph_state();
+Status GraphManager::graph_destroy(void* graph) {
+  auto& st = (*st_);
   auto it = st.graphs.find(graph);
-  if (it == st.graphs.end()) return finish(Status::InvalidValue);
+  if (it == st.graphs.end()) return Status::InvalidValue;
   for (auto& c : st.captures)
-    if (c.second->graph == graph) return finish(Status::InvalidValue);  // still being captured into
+    if (c.second->graph == graph) return Status::InvalidValue;  // still being captured into
   for (auto& n : it->second->nodes) {
-    if (n->spec.type == GraphNodeSpec::MemAlloc) graph_mem_release(mem_addr(n->spec), graph);
-    if (n->spec.type == GraphNodeSpec::MemFree) graph_mem_drop_free(mem_addr(n->spec), graph);
+    if (n->spec.type == GraphNodeSpec::MemAlloc) pools_.graph_mem_release(mem_addr(n->spec), graph);
+    if (n->spec.type == GraphNodeSpec::MemFree) pools_.graph_mem_drop_free(mem_addr(n->spec), graph);
     st.nodes.erase(n.get());
   }
   st.graphs.erase(it);
   return Status::Success;
 }
 
-Status Runtime::graph_add_node(void** out, void* graph, void* const* deps, size_t ndeps, const GraphNodeSpec& spec) {
-  SOFTGPU_API_BEGIN(true);
-  auto& st = graph_state();
+Status GraphManager::graph_add_node(void** out, void* graph, void* const* deps, size_t ndeps, const GraphNodeSpec& spec) {
+  auto& st = (*st_);
   auto it = st.graphs.find(graph);
-  if (!out || it == st.graphs.end() || (ndeps && !deps)) return finish(Status::InvalidValue);
+  if (!out || it == st.graphs.end() || (ndeps && !deps)) return Status::InvalidValue;
   auto node = std::make_unique<Node>();
   node->graph = it->second.get();
   for (size_t i = 0; i < ndeps; ++i) {
     auto d = st.nodes.find(deps[i]);
-    if (d == st.nodes.end() || d->second->graph != node->graph) return finish(Status::InvalidValue);
+    if (d == st.nodes.end() || d->second->graph != node->graph) return Status::InvalidValue;
     if (std::find(node->deps.begin(), node->deps.end(), d->second) != node->deps.end())
-      return finish(Status::InvalidValue);  // duplicate dependency
+      return Status::InvalidValue;  // duplicate dependency
     node->deps.push_back(d->second);
   }
   node->spec = spec;
   if (spec.type == GraphNodeSpec::Kernel)
-    if (Status s = pack_kernel_args(node->spec); s != Status::Success) return finish(s);
-  if (spec.type == GraphNodeSpec::Host && !spec.fn) return finish(Status::InvalidValue);
+    if (Status s = pack_kernel_args(node->spec); s != Status::Success) return s;
+  if (spec.type == GraphNodeSpec::Host && !spec.fn) return Status::InvalidValue;
   if (spec.type == GraphNodeSpec::Memset && spec.element_size != 1 && spec.element_size != 2 &&
       spec.element_size != 4)
-    return finish(Status::InvalidValue);
+    return Status::InvalidValue;
   if (is_mem_node(spec)) {
     bool precedes = spec.type == GraphNodeSpec::MemFree && alloc_precedes(node->deps, mem_addr(spec));
-    if (Status s = graph_mem_node(node->spec, graph, precedes); s != Status::Success) return finish(s);
+    if (Status s = pools_.graph_mem_node(node->spec, graph, precedes); s != Status::Success) return s;
   }
   *out = node.get();
   st.nodes.emplace(node.get(), node.get());
@@ -188,11 +188,10 @@ Status Runtime::graph_add_node(void** out, void* graph, void* const* deps, size_
   return Status::Success;
 }
 
-Status Runtime::graph_node_get(void* node, GraphNodeSpec* out) {
-  SOFTGPU_API_BEGIN(true);
-  auto& st = graph_state();
+Status GraphManager::graph_node_get(void* node, GraphNodeSpec* out) {
+  auto& st = (*st_);
   auto it = st.nodes.find(node);
-  if (it == st.nodes.end() || !out) return finish(Status::InvalidValue);
+  if (it == st.nodes.end() || !out) return Status::InvalidValue;
   Node& n = *it->second;
   *out = n.spec;
   if (n.spec.type == GraphNodeSpec::Kernel) {
@@ -203,44 +202,41 @@ Status Runtime::graph_node_get(void* node, GraphNodeSpec* out) {
   return Status::Success;
 }
 
-Status Runtime::graph_node_set(void* node, const GraphNodeSpec& spec) {
-  SOFTGPU_API_BEGIN(true);
-  auto& st = graph_state();
+Status GraphManager::graph_node_set(void* node, const GraphNodeSpec& spec) {
+  auto& st = (*st_);
   auto it = st.nodes.find(node);
   if (it == st.nodes.end() || it->second->spec.type != spec.type || is_mem_node(spec))
-    return finish(Status::InvalidValue);
+    return Status::InvalidValue;
   GraphNodeSpec s2 = spec;
   if (s2.type == GraphNodeSpec::Kernel)
-    if (Status s = pack_kernel_args(s2); s != Status::Success) return finish(s);
+    if (Status s = pack_kernel_args(s2); s != Status::Success) return s;
   it->second->spec = std::move(s2);
   return Status::Success;
 }
 
-Status Runtime::graph_add_dependencies(void* graph, void* const* from, void* const* to, size_t n) {
-  SOFTGPU_API_BEGIN(true);
-  auto& st = graph_state();
+Status GraphManager::graph_add_dependencies(void* graph, void* const* from, void* const* to, size_t n) {
+  auto& st = (*st_);
   auto g = st.graphs.find(graph);
-  if (g == st.graphs.end() || (n && (!from || !to))) return finish(Status::InvalidValue);
+  if (g == st.graphs.end() || (n && (!from || !to))) return Status::InvalidValue;
   // Validate everything first so a failing call changes nothing.
   std::vector<std::pair<Node*, Node*>> edges;
   for (size_t i = 0; i < n; ++i) {
     auto a = st.nodes.find(from[i]), b = st.nodes.find(to[i]);
     if (a == st.nodes.end() || b == st.nodes.end() || a->second == b->second || a->second->graph != g->second.get() ||
         b->second->graph != g->second.get())
-      return finish(Status::InvalidValue);
+      return Status::InvalidValue;
     auto& d = b->second->deps;
-    if (std::find(d.begin(), d.end(), a->second) != d.end()) return finish(Status::InvalidValue);
+    if (std::find(d.begin(), d.end(), a->second) != d.end()) return Status::InvalidValue;
     edges.emplace_back(a->second, b->second);
   }
   for (auto& [a, b] : edges) b->deps.push_back(a);
   return Status::Success;
 }
 
-Status Runtime::graph_nodes(void* graph, void** nodes, size_t* count) {
-  SOFTGPU_API_BEGIN(true);
-  auto& st = graph_state();
+Status GraphManager::graph_nodes(void* graph, void** nodes, size_t* count) {
+  auto& st = (*st_);
   auto g = st.graphs.find(graph);
-  if (g == st.graphs.end() || !count) return finish(Status::InvalidValue);
+  if (g == st.graphs.end() || !count) return Status::InvalidValue;
   const auto& list = g->second->nodes;
   if (nodes) {
     size_t n = std::min(*count, list.size());
@@ -251,13 +247,12 @@ Status Runtime::graph_nodes(void* graph, void** nodes, size_t* count) {
   return Status::Success;
 }
 
-Status Runtime::graph_clone(void** out, void* graph) {
-  SOFTGPU_API_BEGIN(true);
-  auto& st = graph_state();
+Status GraphManager::graph_clone(void** out, void* graph) {
+  auto& st = (*st_);
   auto g = st.graphs.find(graph);
-  if (!out || g == st.graphs.end()) return finish(Status::InvalidValue);
+  if (!out || g == st.graphs.end()) return Status::InvalidValue;
   for (auto& n : g->second->nodes)
-    if (is_mem_node(n->spec)) return finish(Status::NotSupported);  // as CUDA: no clones with memory nodes
+    if (is_mem_node(n->spec)) return Status::NotSupported;  // as CUDA: no clones with memory nodes
   auto c = std::make_unique<Graph>();
   std::unordered_map<const Node*, Node*> map;
   for (auto& n : g->second->nodes) {
@@ -278,16 +273,15 @@ Status Runtime::graph_clone(void** out, void* graph) {
 
 // ---------------------------------------------------------------- executable graphs
 
-Status Runtime::graph_instantiate(void** out, void* graph, unsigned long long flags) {
-  SOFTGPU_API_BEGIN(true);
-  auto& st = graph_state();
+Status GraphManager::graph_instantiate(void** out, void* graph, unsigned long long flags) {
+  auto& st = (*st_);
   auto g = st.graphs.find(graph);
-  if (!out || g == st.graphs.end()) return finish(Status::InvalidValue);
+  if (!out || g == st.graphs.end()) return Status::InvalidValue;
   std::vector<const Node*> order;
-  if (!topo_order(*g->second, &order)) return finish(Status::InvalidValue);  // a cycle
+  if (!topo_order(*g->second, &order)) return Status::InvalidValue;  // a cycle
   bool has_mem = std::any_of(order.begin(), order.end(), [](const Node* n) { return is_mem_node(n->spec); });
   // A graph with memory nodes has at most one executable graph at a time.
-  if (has_mem && g->second->mem_exec && st.execs.count(g->second->mem_exec)) return finish(Status::InvalidValue);
+  if (has_mem && g->second->mem_exec && st.execs.count(g->second->mem_exec)) return Status::InvalidValue;
   auto e = std::make_unique<Exec>();
   e->graph = graph;
   e->auto_free = flags & 1;
@@ -295,7 +289,7 @@ Status Runtime::graph_instantiate(void** out, void* graph, unsigned long long fl
     e->index[n] = e->order.size();
     e->order.push_back(n->spec);
     if (n->spec.type == GraphNodeSpec::MemAlloc) {
-      graph_mem_retain(mem_addr(n->spec));
+      pools_.graph_mem_retain(mem_addr(n->spec));
       e->allocs.push_back(mem_addr(n->spec));
     }
   }
@@ -305,49 +299,46 @@ Status Runtime::graph_instantiate(void** out, void* graph, unsigned long long fl
   return Status::Success;
 }
 
-Status Runtime::graph_exec_destroy(void* exec) {
-  SOFTGPU_API_BEGIN(false);
-  auto& st = graph_state();
+Status GraphManager::graph_exec_destroy(void* exec) {
+  auto& st = (*st_);
   auto e = st.execs.find(exec);
-  if (e == st.execs.end()) return finish(Status::InvalidValue);
-  for (uint64_t a : e->second->allocs) graph_mem_release(a, nullptr);
+  if (e == st.execs.end()) return Status::InvalidValue;
+  for (uint64_t a : e->second->allocs) pools_.graph_mem_release(a, nullptr);
   if (auto g = st.graphs.find(e->second->graph); g != st.graphs.end() && g->second->mem_exec == exec)
     g->second->mem_exec = nullptr;
   st.execs.erase(e);
   return Status::Success;
 }
 
-Status Runtime::graph_exec_set_node(void* exec, void* node, const GraphNodeSpec& spec) {
-  SOFTGPU_API_BEGIN(true);
-  auto& st = graph_state();
+Status GraphManager::graph_exec_set_node(void* exec, void* node, const GraphNodeSpec& spec) {
+  auto& st = (*st_);
   auto e = st.execs.find(exec);
-  if (e == st.execs.end()) return finish(Status::InvalidValue);
+  if (e == st.execs.end()) return Status::InvalidValue;
   auto i = e->second->index.find(static_cast<const Node*>(node));
-  if (i == e->second->index.end()) return finish(Status::InvalidValue);
+  if (i == e->second->index.end()) return Status::InvalidValue;
   GraphNodeSpec& cur = e->second->order[i->second];
-  if (cur.type != spec.type || is_mem_node(spec)) return finish(Status::InvalidValue);
+  if (cur.type != spec.type || is_mem_node(spec)) return Status::InvalidValue;
   GraphNodeSpec s2 = spec;
   if (s2.type == GraphNodeSpec::Kernel) {
-    if (Status s = pack_kernel_args(s2); s != Status::Success) return finish(s);
+    if (Status s = pack_kernel_args(s2); s != Status::Success) return s;
     // The function may not change (CUDA: cudaErrorInvalidValue).
     Kernel *a = nullptr, *b = nullptr;
-    resolve_kernel(cur.kernel, &a);
-    resolve_kernel(s2.kernel, &b);
-    if (a != b) return finish(Status::InvalidValue);
+    modules_.resolve_kernel(cur.kernel, &a);
+    modules_.resolve_kernel(s2.kernel, &b);
+    if (a != b) return Status::InvalidValue;
   }
   cur = std::move(s2);
   return Status::Success;
 }
 
-Status Runtime::graph_exec_update(void* exec, void* graph, ExecUpdateResult* result) {
-  SOFTGPU_API_BEGIN(true);
-  auto& st = graph_state();
+Status GraphManager::graph_exec_update(void* exec, void* graph, ExecUpdateResult* result) {
+  auto& st = (*st_);
   auto e = st.execs.find(exec);
   auto g = st.graphs.find(graph);
-  if (e == st.execs.end() || g == st.graphs.end()) return finish(Status::InvalidValue);
+  if (e == st.execs.end() || g == st.graphs.end()) return Status::InvalidValue;
   auto fail = [&](ExecUpdateResult r) {
     if (result) *result = r;
-    return finish(kGraphExecUpdateFailure);
+    return kGraphExecUpdateFailure;
   };
   std::vector<const Node*> order;
   if (!topo_order(*g->second, &order)) return fail(ExecUpdateResult::TopologyChanged);
@@ -360,8 +351,8 @@ Status Runtime::graph_exec_update(void* exec, void* graph, ExecUpdateResult* res
     if (is_mem_node(a) && (a.dst != b.dst || a.width != b.width)) return fail(ExecUpdateResult::NotSupported);
     if (a.type == GraphNodeSpec::Kernel) {
       Kernel *ka = nullptr, *kb = nullptr;
-      resolve_kernel(a.kernel, &ka);
-      resolve_kernel(b.kernel, &kb);
+      modules_.resolve_kernel(a.kernel, &ka);
+      modules_.resolve_kernel(b.kernel, &kb);
       if (ka != kb) return fail(ExecUpdateResult::FunctionChanged);
     }
   }
@@ -370,22 +361,21 @@ Status Runtime::graph_exec_update(void* exec, void* graph, ExecUpdateResult* res
   return Status::Success;
 }
 
-Status Runtime::graph_launch(void* exec, void* stream) {
-  SOFTGPU_API_BEGIN(true);
-  auto& st = graph_state();
+Status GraphManager::graph_launch(void* exec, void* stream) {
+  auto& st = (*st_);
   auto e = st.execs.find(exec);
-  if (e == st.execs.end()) return finish(Status::InvalidResourceHandle);
-  if (Status s = check_stream(stream); s != Status::Success) return finish(s);
+  if (e == st.execs.end()) return Status::InvalidResourceHandle;
+  if (Status s = streams_.check_stream(stream); s != Status::Success) return s;
   if (st.captures.count(stream)) {
     // Capturing a graph launch would add a child-graph node: not modelled.
     std::cerr << "softgpu: cudaGraphLaunch into a capturing stream is not supported\n";
     st.captures[stream]->invalidated = true;
-    return finish(kStreamCaptureUnsupported);
+    return kStreamCaptureUnsupported;
   }
   // Allocations still live from an earlier launch: freed first with
   // AutoFreeOnLaunch, else the launch fails before running anything.
   for (uint64_t a : e->second->allocs)
-    if (Status s = graph_mem_prelaunch(a, e->second->auto_free); s != Status::Success) return finish(s);
+    if (Status s = pools_.graph_mem_prelaunch(a, e->second->auto_free); s != Status::Success) return s;
   for (const GraphNodeSpec& n : e->second->order) {
     Status s = Status::Success;
     switch (n.type) {
@@ -393,15 +383,15 @@ Status Runtime::graph_launch(void* exec, void* stream) {
         std::vector<uint8_t> bytes = n.param_bytes;  // launch only reads them, but keep the exec immutable
         std::vector<void*> ptrs;
         for (uint32_t off : n.param_offsets) ptrs.push_back(bytes.data() + off);
-        s = launch(n.kernel, n.grid, n.block, ptrs.data(), n.shared_bytes, stream);
+        s = replay_.launch(n.kernel, n.grid, n.block, ptrs.data(), n.shared_bytes, stream);
         break;
       }
       case GraphNodeSpec::Memcpy:
         if (n.height <= 1 && n.depth <= 1) {
-          s = memcpy(n.dst, n.src, n.width, n.kind, stream);
+          s = replay_.memcpy(n.dst, n.src, n.width, n.kind, stream);
         } else {
           for (size_t z = 0; z < n.depth && s == Status::Success; ++z)
-            s = memcpy_2d(static_cast<char*>(n.dst) + z * n.dpitch * n.dslice_rows, n.dpitch,
+            s = replay_.memcpy_2d(static_cast<char*>(n.dst) + z * n.dpitch * n.dslice_rows, n.dpitch,
                           static_cast<const char*>(n.src) + z * n.spitch * n.sslice_rows, n.spitch, n.width,
                           n.height, n.kind, stream);
         }
@@ -411,39 +401,38 @@ Status Runtime::graph_launch(void* exec, void* stream) {
         bool bytewise = n.element_size == 1 || (n.element_size == 2 && (v & 0xff) == ((v >> 8) & 0xff)) ||
                         (n.element_size == 4 && v == (v & 0xff) * 0x01010101u);
         if (bytewise && n.height <= 1) {
-          s = memset(n.dst, int(v & 0xff), n.width * n.element_size, stream);
+          s = replay_.memset(n.dst, int(v & 0xff), n.width * n.element_size, stream);
         } else if (bytewise) {
-          s = memset_2d(n.dst, n.dpitch, int(v & 0xff), n.width * n.element_size, n.height, stream);
+          s = replay_.memset_2d(n.dst, n.dpitch, int(v & 0xff), n.width * n.element_size, n.height, stream);
         } else {
           // A multi-byte pattern: build one row on the host and copy it in.
           std::vector<uint8_t> row(n.width * n.element_size);
           for (size_t i = 0; i < n.width; ++i) std::memcpy(row.data() + i * n.element_size, &v, n.element_size);
           for (size_t y = 0; y < std::max<size_t>(n.height, 1) && s == Status::Success; ++y)
-            s = memcpy(static_cast<char*>(n.dst) + y * n.dpitch, row.data(), row.size(), CopyKind::HostToDevice,
+            s = replay_.memcpy(static_cast<char*>(n.dst) + y * n.dpitch, row.data(), row.size(), CopyKind::HostToDevice,
                        stream);
         }
         break;
       }
-      case GraphNodeSpec::Host: s = launch_host_func(stream, n.fn, n.user); break;
+      case GraphNodeSpec::Host: s = replay_.launch_host_func(stream, n.fn, n.user); break;
       case GraphNodeSpec::Empty: break;
-      case GraphNodeSpec::MemAlloc: s = graph_mem_launch_alloc(mem_addr(n)); break;
-      case GraphNodeSpec::MemFree: s = graph_mem_launch_free(mem_addr(n)); break;
+      case GraphNodeSpec::MemAlloc: s = pools_.graph_mem_launch_alloc(mem_addr(n)); break;
+      case GraphNodeSpec::MemFree: s = pools_.graph_mem_launch_free(mem_addr(n)); break;
     }
-    if (s != Status::Success) return finish(s);
+    if (s != Status::Success) return s;
   }
   return Status::Success;
 }
 
 // ---------------------------------------------------------------- stream capture
 
-Status Runtime::stream_begin_capture(void* stream, int mode) {
-  SOFTGPU_API_BEGIN(true);
-  if (Status s = check_stream(stream); s != Status::Success) return finish(s);
-  if (mode < 0 || mode > 2) return finish(Status::InvalidValue);
+Status GraphManager::stream_begin_capture(void* stream, int mode) {
+  if (Status s = streams_.check_stream(stream); s != Status::Success) return s;
+  if (mode < 0 || mode > 2) return Status::InvalidValue;
   // CUDA: the legacy NULL stream cannot be captured.
-  if (is_legacy(stream)) return finish(kStreamCaptureUnsupported);
-  auto& st = graph_state();
-  if (st.captures.count(stream)) return finish(kIllegalState);
+  if (is_legacy(stream)) return kStreamCaptureUnsupported;
+  auto& st = (*st_);
+  if (st.captures.count(stream)) return kIllegalState;
   auto g = std::make_unique<Graph>();
   auto c = std::make_shared<Capture>();
   c->graph = g.get();
@@ -471,15 +460,14 @@ bool all_reach(const std::vector<Node*>& nodes, const std::vector<Node*>& roots)
 }
 }  // namespace
 
-Status Runtime::stream_end_capture(void* stream, void** graph) {
-  SOFTGPU_API_BEGIN(false);
-  if (!graph) return finish(Status::InvalidValue);
-  if (Status s = check_stream(stream); s != Status::Success) return finish(s);
-  auto& st = graph_state();
+Status GraphManager::stream_end_capture(void* stream, void** graph) {
+  if (!graph) return Status::InvalidValue;
+  if (Status s = streams_.check_stream(stream); s != Status::Success) return s;
+  auto& st = (*st_);
   auto it = st.captures.find(stream);
-  if (it == st.captures.end()) return finish(kIllegalState);
+  if (it == st.captures.end()) return kIllegalState;
   std::shared_ptr<Capture> c = it->second;
-  if (c->origin != stream) return finish(kStreamCaptureUnmatched);  // ended on a joined stream
+  if (c->origin != stream) return kStreamCaptureUnmatched;  // ended on a joined stream
   // Every stream that joined must have been joined back into the origin.
   bool joined = true;
   for (auto& [s, d] : c->deps)
@@ -489,24 +477,23 @@ Status Runtime::stream_end_capture(void* stream, void** graph) {
     // The partial graph is discarded, as CUDA does.
     void* g = c->graph;
     for (auto& n : c->graph->nodes) {
-      if (n->spec.type == GraphNodeSpec::MemAlloc) graph_mem_release(mem_addr(n->spec), g);
-      if (n->spec.type == GraphNodeSpec::MemFree) graph_mem_drop_free(mem_addr(n->spec), g);
+      if (n->spec.type == GraphNodeSpec::MemAlloc) pools_.graph_mem_release(mem_addr(n->spec), g);
+      if (n->spec.type == GraphNodeSpec::MemFree) pools_.graph_mem_drop_free(mem_addr(n->spec), g);
       st.nodes.erase(n.get());
     }
     st.graphs.erase(g);
     *graph = nullptr;
-    return finish(joined ? kStreamCaptureInvalidated : kStreamCaptureUnjoined);
+    return joined ? kStreamCaptureInvalidated : kStreamCaptureUnjoined;
   }
   *graph = c->graph;
   return Status::Success;
 }
 
-Status Runtime::stream_capture_info(void* stream, CaptureStatus* status, uint64_t* id, void** graph,
+Status GraphManager::stream_capture_info(void* stream, CaptureStatus* status, uint64_t* id, void** graph,
                                     void* const** deps, size_t* ndeps) {
-  SOFTGPU_API_BEGIN(true);
-  if (!status) return finish(Status::InvalidValue);
-  if (Status s = check_stream(stream); s != Status::Success) return finish(s);
-  auto& st = graph_state();
+  if (!status) return Status::InvalidValue;
+  if (Status s = streams_.check_stream(stream); s != Status::Success) return s;
+  auto& st = (*st_);
   auto it = st.captures.find(stream);
   if (it == st.captures.end()) {
     *status = CaptureStatus::None;
@@ -525,9 +512,9 @@ Status Runtime::stream_capture_info(void* stream, CaptureStatus* status, uint64_
 
 // Hooks -------------------------------------------------------------------
 
-std::optional<Status> Runtime::capture_forbid(void* stream) {
-  if (!graphs_ || graphs_->captures.empty()) return std::nullopt;
-  auto& st = *graphs_;
+std::optional<Status> GraphManager::capture_forbid(void* stream) {
+  if (!st_ || st_->captures.empty()) return std::nullopt;
+  auto& st = *st_;
   if (auto it = st.captures.find(stream); it != st.captures.end()) {
     it->second->invalidated = true;
     return kStreamCaptureUnsupported;
@@ -537,8 +524,8 @@ std::optional<Status> Runtime::capture_forbid(void* stream) {
     // or thread-local capture on one cannot allow that (cudaErrorStreamCaptureImplicit).
     bool hit = false;
     for (auto& [s, c] : st.captures) {
-      auto sit = streams_.find(s);
-      bool blocking = sit == streams_.end() || !(sit->second->flags & kStreamNonBlocking);
+      const StreamsAndEvents::Stream* st = streams_.find_stream(s);
+      bool blocking = !st || !(st->flags & kStreamNonBlocking);
       if (blocking && c->mode != 2) {
         c->invalidated = true;
         hit = true;
@@ -568,13 +555,13 @@ Node* capture_append(Capture& c, void* stream, std::unordered_map<void*, Node*>&
 // The capture `stream` belongs to: nullopt with *out null when it is not
 // capturing and may run the work; a status when the work is refused.
 #define SOFTGPU_CAPTURE_LOOKUP(stream)                                        \
-  if (!graphs_ || graphs_->captures.empty()) return std::nullopt;            \
-  auto it_ = graphs_->captures.find(stream);                                 \
-  if (it_ == graphs_->captures.end()) return capture_forbid(stream);         \
+  if (!st_ || st_->captures.empty()) return std::nullopt;            \
+  auto it_ = st_->captures.find(stream);                                 \
+  if (it_ == st_->captures.end()) return capture_forbid(stream);         \
   if (it_->second->invalidated) return kStreamCaptureInvalidated;            \
   Capture& cap_ = *it_->second
 
-std::optional<Status> Runtime::capture_launch(const void* kernel, Dim3 grid, Dim3 block, void** args, size_t shared,
+std::optional<Status> GraphManager::capture_launch(const void* kernel, Dim3 grid, Dim3 block, void** args, size_t shared,
                                               void* stream) {
   SOFTGPU_CAPTURE_LOOKUP(stream);
   GraphNodeSpec spec;
@@ -585,11 +572,11 @@ std::optional<Status> Runtime::capture_launch(const void* kernel, Dim3 grid, Dim
   spec.shared_bytes = shared;
   spec.args = args;
   if (Status s = pack_kernel_args(spec); s != Status::Success) return s;
-  capture_append(cap_, stream, graphs_->nodes, std::move(spec));
+  capture_append(cap_, stream, st_->nodes, std::move(spec));
   return Status::Success;
 }
 
-std::optional<Status> Runtime::capture_memcpy(void* dst, const void* src, size_t n, CopyKind kind, void* stream) {
+std::optional<Status> GraphManager::capture_memcpy(void* dst, const void* src, size_t n, CopyKind kind, void* stream) {
   SOFTGPU_CAPTURE_LOOKUP(stream);
   GraphNodeSpec spec;
   spec.type = GraphNodeSpec::Memcpy;
@@ -598,11 +585,11 @@ std::optional<Status> Runtime::capture_memcpy(void* dst, const void* src, size_t
   spec.width = n;
   spec.dpitch = spec.spitch = n;
   spec.kind = kind;
-  capture_append(cap_, stream, graphs_->nodes, std::move(spec));
+  capture_append(cap_, stream, st_->nodes, std::move(spec));
   return Status::Success;
 }
 
-std::optional<Status> Runtime::capture_memset(void* dst, int value, size_t n, void* stream) {
+std::optional<Status> GraphManager::capture_memset(void* dst, int value, size_t n, void* stream) {
   SOFTGPU_CAPTURE_LOOKUP(stream);
   GraphNodeSpec spec;
   spec.type = GraphNodeSpec::Memset;
@@ -611,23 +598,23 @@ std::optional<Status> Runtime::capture_memset(void* dst, int value, size_t n, vo
   spec.element_size = 1;
   spec.width = n;
   spec.dpitch = n;
-  capture_append(cap_, stream, graphs_->nodes, std::move(spec));
+  capture_append(cap_, stream, st_->nodes, std::move(spec));
   return Status::Success;
 }
 
-std::optional<Status> Runtime::capture_host(void* stream, HostCallback fn, void* user) {
+std::optional<Status> GraphManager::capture_host(void* stream, HostCallback fn, void* user) {
   SOFTGPU_CAPTURE_LOOKUP(stream);
   if (!fn) return Status::InvalidValue;
   GraphNodeSpec spec;
   spec.type = GraphNodeSpec::Host;
   spec.fn = fn;
   spec.user = user;
-  capture_append(cap_, stream, graphs_->nodes, std::move(spec));
+  capture_append(cap_, stream, st_->nodes, std::move(spec));
   return Status::Success;
 }
 
 // cudaMallocAsync during capture: an allocation node owned by the graph.
-std::optional<Status> Runtime::capture_malloc_async(void** out, size_t size, const PoolProps& props, void* stream) {
+std::optional<Status> GraphManager::capture_malloc_async(void** out, size_t size, const PoolProps& props, void* stream) {
   SOFTGPU_CAPTURE_LOOKUP(stream);
   if (size == 0) {
     *out = nullptr;
@@ -637,30 +624,30 @@ std::optional<Status> Runtime::capture_malloc_async(void** out, size_t size, con
   spec.type = GraphNodeSpec::MemAlloc;
   spec.width = size;
   spec.pool = props;
-  if (Status s = graph_mem_node(spec, cap_.graph, false); s != Status::Success) return s;
+  if (Status s = pools_.graph_mem_node(spec, cap_.graph, false); s != Status::Success) return s;
   *out = spec.dst;
-  capture_append(cap_, stream, graphs_->nodes, std::move(spec));
+  capture_append(cap_, stream, st_->nodes, std::move(spec));
   return Status::Success;
 }
 
 // cudaFreeAsync during capture: a free node, for graph allocations only.
-std::optional<Status> Runtime::capture_free_async(void* p, void* stream) {
+std::optional<Status> GraphManager::capture_free_async(void* p, void* stream) {
   SOFTGPU_CAPTURE_LOOKUP(stream);
   if (!p) return Status::Success;  // as outside capture: nothing to free, no node
   GraphNodeSpec spec;
   spec.type = GraphNodeSpec::MemFree;
   spec.dst = p;
   bool precedes = alloc_precedes(cap_.deps[stream], mem_addr(spec));
-  if (Status s = graph_mem_node(spec, cap_.graph, precedes); s != Status::Success) return s;
-  capture_append(cap_, stream, graphs_->nodes, std::move(spec));
+  if (Status s = pools_.graph_mem_node(spec, cap_.graph, precedes); s != Status::Success) return s;
+  capture_append(cap_, stream, st_->nodes, std::move(spec));
   return Status::Success;
 }
 
 #undef SOFTGPU_CAPTURE_LOOKUP
 
-std::optional<Status> Runtime::capture_event_record(void* event, void* stream) {
-  if (!graphs_) return std::nullopt;
-  auto& st = *graphs_;
+std::optional<Status> GraphManager::capture_event_record(void* event, void* stream) {
+  if (!st_) return std::nullopt;
+  auto& st = *st_;
   auto it = st.captures.find(stream);
   if (it == st.captures.end()) {
     st.events.erase(event);  // recorded outside any capture again
@@ -671,9 +658,9 @@ std::optional<Status> Runtime::capture_event_record(void* event, void* stream) {
   return Status::Success;
 }
 
-std::optional<Status> Runtime::capture_wait_event(void* stream, void* event) {
-  if (!graphs_) return std::nullopt;
-  auto& st = *graphs_;
+std::optional<Status> GraphManager::capture_wait_event(void* stream, void* event) {
+  if (!st_) return std::nullopt;
+  auto& st = *st_;
   auto ev = st.events.find(event);
   std::shared_ptr<Capture> c = ev == st.events.end() ? nullptr : ev->second.capture.lock();
   if (!c) return std::nullopt;  // not an event of a capture in progress: an ordinary wait
@@ -692,11 +679,11 @@ std::optional<Status> Runtime::capture_wait_event(void* stream, void* event) {
   return Status::Success;
 }
 
-void Runtime::capture_stream_destroyed(void* stream) {
-  if (!graphs_) return;
+void GraphManager::capture_stream_destroyed(void* stream) {
+  if (!st_) return;
   // A joined stream leaves the capture; its dependencies stay for the join check.
-  auto it = graphs_->captures.find(stream);
-  if (it != graphs_->captures.end() && it->second->origin != stream) graphs_->captures.erase(it);
+  auto it = st_->captures.find(stream);
+  if (it != st_->captures.end() && it->second->origin != stream) st_->captures.erase(it);
 }
 
 }  // namespace softgpu::runtime

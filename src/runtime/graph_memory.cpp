@@ -2,9 +2,7 @@
 // launches, and the device's graph-memory attributes. See mempool.h.
 #include <algorithm>
 
-#include "runtime/graph.h"
 #include "runtime/mempool.h"
-#include "runtime/runtime_internal.h"
 
 namespace softgpu::runtime {
 
@@ -12,8 +10,8 @@ namespace {
 void raise(uint64_t& high, uint64_t v) { high = std::max(high, v); }
 }  // namespace
 
-Status Runtime::graph_mem_create(uint64_t bytes, exec::MemKind kind, const void* owner, uint64_t* out) {
-  auto& st = salloc();
+Status StreamOrderedMemory::graph_mem_create(uint64_t bytes, exec::MemKind kind, const void* owner, uint64_t* out) {
+  auto& st = st_;
   const uint64_t r = stream_alloc_round(bytes);
   if (bytes == 0 || r < bytes) return Status::InvalidValue;
   // Reuse a cached block (no graph refers to it any more) of a close size.
@@ -52,21 +50,21 @@ Status Runtime::graph_mem_create(uint64_t bytes, exec::MemKind kind, const void*
   return Status::Success;
 }
 
-void Runtime::graph_mem_retain(uint64_t addr) {
-  auto& st = salloc();
+void StreamOrderedMemory::graph_mem_retain(uint64_t addr) {
+  auto& st = st_;
   if (auto it = st.graph_allocs.find(addr); it != st.graph_allocs.end()) it->second.refs++;
 }
 
-void Runtime::graph_mem_release(uint64_t addr, const void* graph) {
-  auto& st = salloc();
+void StreamOrderedMemory::graph_mem_release(uint64_t addr, const void* graph) {
+  auto& st = st_;
   auto it = st.graph_allocs.find(addr);
   if (it == st.graph_allocs.end()) return;
   if (it->second.refs > 0) it->second.refs--;
   if (graph && it->second.owner == graph) it->second.owner = nullptr;
 }
 
-void Runtime::graph_mem_trim_cached() {
-  auto& st = salloc();
+void StreamOrderedMemory::graph_mem_trim_cached() {
+  auto& st = st_;
   for (auto it = st.graph_allocs.begin(); it != st.graph_allocs.end();) {
     const GraphAlloc& g = it->second;
     if (g.refs || g.live || !g.foreign_frees.empty()) {
@@ -79,8 +77,8 @@ void Runtime::graph_mem_trim_cached() {
   }
 }
 
-Status Runtime::graph_mem_add_free(uint64_t addr, const void* graph, bool alloc_is_ancestor) {
-  auto& st = salloc();
+Status StreamOrderedMemory::graph_mem_add_free(uint64_t addr, const void* graph, bool alloc_is_ancestor) {
+  auto& st = st_;
   auto it = st.graph_allocs.find(addr);
   if (it == st.graph_allocs.end()) return Status::InvalidValue;  // not returned by an alloc node
   GraphAlloc& g = it->second;
@@ -96,22 +94,22 @@ Status Runtime::graph_mem_add_free(uint64_t addr, const void* graph, bool alloc_
   return Status::Success;
 }
 
-void Runtime::graph_mem_drop_free(uint64_t addr, const void* graph) {
-  auto& st = salloc();
+void StreamOrderedMemory::graph_mem_drop_free(uint64_t addr, const void* graph) {
+  auto& st = st_;
   auto it = st.graph_allocs.find(addr);
   if (it == st.graph_allocs.end()) return;
   if (auto f = it->second.foreign_frees.find(graph); f != it->second.foreign_frees.end())
     it->second.foreign_frees.erase(f);
 }
 
-bool Runtime::graph_mem_owned_by(uint64_t addr, const void* graph) {
-  auto& st = salloc();
+bool StreamOrderedMemory::graph_mem_owned_by(uint64_t addr, const void* graph) {
+  auto& st = st_;
   auto it = st.graph_allocs.find(addr);
   return it != st.graph_allocs.end() && it->second.owner == graph;
 }
 
-Status Runtime::graph_mem_prelaunch(uint64_t addr, bool auto_free) {
-  auto& st = salloc();
+Status StreamOrderedMemory::graph_mem_prelaunch(uint64_t addr, bool auto_free) {
+  auto& st = st_;
   auto it = st.graph_allocs.find(addr);
   if (it == st.graph_allocs.end()) return Status::InvalidValue;
   if (!it->second.live) return Status::Success;
@@ -122,8 +120,8 @@ Status Runtime::graph_mem_prelaunch(uint64_t addr, bool auto_free) {
   return Status::Success;
 }
 
-Status Runtime::graph_mem_launch_alloc(uint64_t addr) {
-  auto& st = salloc();
+Status StreamOrderedMemory::graph_mem_launch_alloc(uint64_t addr) {
+  auto& st = st_;
   auto it = st.graph_allocs.find(addr);
   if (it == st.graph_allocs.end() || it->second.live) return Status::InvalidValue;
   it->second.live = true;
@@ -132,8 +130,8 @@ Status Runtime::graph_mem_launch_alloc(uint64_t addr) {
   return Status::Success;
 }
 
-Status Runtime::graph_mem_launch_free(uint64_t addr) {
-  auto& st = salloc();
+Status StreamOrderedMemory::graph_mem_launch_free(uint64_t addr) {
+  auto& st = st_;
   auto it = st.graph_allocs.find(addr);
   if (it == st.graph_allocs.end() || !it->second.live) return Status::InvalidValue;  // not allocated now
   it->second.live = false;
@@ -141,7 +139,7 @@ Status Runtime::graph_mem_launch_free(uint64_t addr) {
   return Status::Success;
 }
 
-Status Runtime::graph_mem_node(GraphNodeSpec& spec, const void* graph, bool alloc_precedes) {
+Status StreamOrderedMemory::graph_mem_node(GraphNodeSpec& spec, const void* graph, bool alloc_precedes) {
   const uint64_t a = reinterpret_cast<uint64_t>(spec.dst);
   if (spec.type == GraphNodeSpec::MemFree) return graph_mem_add_free(a, graph, alloc_precedes);
   if (spec.width == 0) return Status::InvalidValue;
@@ -154,37 +152,34 @@ Status Runtime::graph_mem_node(GraphNodeSpec& spec, const void* graph, bool allo
 
 // ---------------------------------------------------------------- device attributes
 
-Status Runtime::graph_mem_trim(int device) {
-  SOFTGPU_API_BEGIN(true);
-  if (device != 0) return finish(Status::InvalidValue);  // the documented code for this call
+Status StreamOrderedMemory::graph_mem_trim(int device) {
+  if (device != 0) return Status::InvalidValue;  // the documented code for this call
   graph_mem_trim_cached();
   return Status::Success;
 }
 
-Status Runtime::graph_mem_get_attribute(int device, int attr, uint64_t* value) {
-  SOFTGPU_API_BEGIN(true);
-  if (device != 0) return finish(Status::InvalidDevice);
-  if (!value) return finish(Status::InvalidValue);
-  auto& st = salloc();
+Status StreamOrderedMemory::graph_mem_get_attribute(int device, int attr, uint64_t* value) {
+  if (device != 0) return Status::InvalidDevice;
+  if (!value) return Status::InvalidValue;
+  auto& st = st_;
   switch (attr) {
     case 0: *value = st.graph_used; break;
     case 1: *value = st.graph_used_high; break;
     case 2: *value = st.graph_reserved; break;
     case 3: *value = st.graph_reserved_high; break;
-    default: return finish(Status::InvalidValue);
+    default: return Status::InvalidValue;
   }
   return Status::Success;
 }
 
-Status Runtime::graph_mem_set_attribute(int device, int attr, const uint64_t* value) {
-  SOFTGPU_API_BEGIN(true);
-  if (device != 0) return finish(Status::InvalidDevice);
-  if (!value || *value != 0) return finish(Status::InvalidValue);  // high watermarks reset to 0 only
-  auto& st = salloc();
+Status StreamOrderedMemory::graph_mem_set_attribute(int device, int attr, const uint64_t* value) {
+  if (device != 0) return Status::InvalidDevice;
+  if (!value || *value != 0) return Status::InvalidValue;  // high watermarks reset to 0 only
+  auto& st = st_;
   switch (attr) {
     case 1: st.graph_used_high = st.graph_used; break;
     case 3: st.graph_reserved_high = st.graph_reserved; break;
-    default: return finish(Status::InvalidValue);  // the current values are read-only
+    default: return Status::InvalidValue;  // the current values are read-only
   }
   return Status::Success;
 }

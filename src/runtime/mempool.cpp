@@ -4,37 +4,33 @@
 
 #include <algorithm>
 
-#include "runtime/graph.h"
-#include "runtime/runtime_internal.h"
 
 namespace softgpu::runtime {
 
 using exec::MemKind;
 
-Runtime::StreamAllocState& Runtime::salloc() {
-  if (!salloc_) {
-    salloc_ = {new StreamAllocState, [](StreamAllocState* s) { delete s; }};
-    auto p = std::make_unique<MemPool>();
-    p->is_default = true;
-    salloc_->default_pool = salloc_->current = p.get();
-    salloc_->pools.emplace(p.get(), std::move(p));
-  }
-  return *salloc_;
+StreamOrderedMemory::StreamOrderedMemory(exec::DeviceMemory* memory) : memory_(memory) {
+  auto p = std::make_unique<MemPool>();
+  p->is_default = true;
+  st_.default_pool = st_.current = p.get();
+  st_.pools.emplace(p.get(), std::move(p));
 }
 
 namespace {
 using PoolTable = std::unordered_map<const void*, std::unique_ptr<MemPool>>;
-MemPool* find_pool(PoolTable& pools, const void* h) {
+MemPool* find_in(PoolTable& pools, const void* h) {
   auto it = pools.find(h);
   return it == pools.end() ? nullptr : it->second.get();
 }
 void raise(uint64_t& high, uint64_t v) { high = std::max(high, v); }
 }  // namespace
 
+MemPool* StreamOrderedMemory::find_pool(const void* pool) { return pool ? find_in(st_.pools, pool) : st_.current; }
+
 // Releases cached blocks, largest first, while the pool holds more than
 // `keep` bytes, never dropping below `keep` (cudaMemPoolTrimTo's guarantee).
-void Runtime::pool_release_cached(MemPool& pool, uint64_t keep) {
-  auto& st = salloc();
+void StreamOrderedMemory::pool_release_cached(MemPool& pool, uint64_t keep) {
+  auto& st = st_;
   for (auto it = pool.cached.end(); it != pool.cached.begin();) {
     --it;
     if (pool.reserved <= keep) break;
@@ -46,8 +42,8 @@ void Runtime::pool_release_cached(MemPool& pool, uint64_t keep) {
   }
 }
 
-Status Runtime::pool_allocate(void** out, size_t size, MemPool& pool) {
-  auto& st = salloc();
+Status StreamOrderedMemory::pool_allocate(void** out, size_t size, MemPool& pool) {
+  auto& st = st_;
   const uint64_t r = stream_alloc_round(size);
   if (r < size) return Status::MemoryAllocation;  // overflow
   uint64_t base = 0, bytes = 0;
@@ -80,33 +76,8 @@ Status Runtime::pool_allocate(void** out, size_t size, MemPool& pool) {
   return Status::Success;
 }
 
-Status Runtime::malloc_async(void** out, size_t size, void* pool, void* stream) {
-  SOFTGPU_API_BEGIN(true);
-  if (!out) return finish(Status::InvalidValue);
-  if (Status s = check_stream(stream); s != Status::Success) return finish(s);
-  auto& st = salloc();
-  MemPool* p = pool ? find_pool(st.pools, pool) : st.current;
-  if (!p) return finish(Status::InvalidValue);
-  if (auto c = capture_malloc_async(out, size, p->props, stream)) return finish(*c);  // graph.cpp
-  if (size == 0) {  // as cudaMalloc: success, no allocation
-    *out = nullptr;
-    return Status::Success;
-  }
-  return finish(pool_allocate(out, size, *p));
-}
-
-Status Runtime::free_async(void* p, void* stream) {
-  SOFTGPU_API_BEGIN(true);
-  if (Status s = check_stream(stream); s != Status::Success) return finish(s);
-  if (auto c = capture_free_async(p, stream)) return finish(*c);  // graph.cpp
-  if (!p) return Status::Success;  // pairs with cudaMallocAsync(&p, 0)
-  if (auto s = free_stream_ordered(p)) return finish(*s);
-  return finish(Status::InvalidValue);  // not a pool or graph allocation
-}
-
-std::optional<Status> Runtime::free_stream_ordered(void* p) {
-  if (!salloc_) return std::nullopt;
-  auto& st = *salloc_;
+std::optional<Status> StreamOrderedMemory::free_stream_ordered(void* p) {
+  auto& st = st_;
   const uint64_t a = reinterpret_cast<uint64_t>(p);
   if (auto it = st.blocks.find(a); it != st.blocks.end()) {
     PoolBlock& b = it->second;
@@ -136,15 +107,13 @@ std::optional<Status> Runtime::free_stream_ordered(void* p) {
   return std::nullopt;
 }
 
-void Runtime::mempool_synchronized() {
-  if (!salloc_) return;
-  for (auto& [h, p] : salloc_->pools)
+void StreamOrderedMemory::mempool_synchronized() {
+  for (auto& [h, p] : st_.pools)
     if (!p->cached.empty()) pool_release_cached(*p, p->release_threshold);
 }
 
-void Runtime::mempool_reset() {
-  if (!salloc_) return;
-  auto& st = *salloc_;  // device memory is already gone: forget every block
+void StreamOrderedMemory::mempool_reset() {
+  auto& st = st_;  // device memory is already gone: forget every block
   st.blocks.clear();
   st.zombies.clear();
   st.graph_allocs.clear();
@@ -158,63 +127,58 @@ void Runtime::mempool_reset() {
 
 // ---------------------------------------------------------------- pools
 
-Status Runtime::mempool_default(void** out, int device) {
-  SOFTGPU_API_BEGIN(true);
-  if (!out) return finish(Status::InvalidValue);
-  if (device != 0) return finish(Status::InvalidDevice);
-  *out = salloc().default_pool;
+Status StreamOrderedMemory::mempool_default(void** out, int device) {
+  if (!out) return Status::InvalidValue;
+  if (device != 0) return Status::InvalidDevice;
+  *out = st_.default_pool;
   return Status::Success;
 }
 
-Status Runtime::mempool_current(void** out, int device) {
-  SOFTGPU_API_BEGIN(true);
-  if (!out) return finish(Status::InvalidValue);
-  if (device != 0) return finish(Status::InvalidDevice);
-  *out = salloc().current;
+Status StreamOrderedMemory::mempool_current(void** out, int device) {
+  if (!out) return Status::InvalidValue;
+  if (device != 0) return Status::InvalidDevice;
+  *out = st_.current;
   return Status::Success;
 }
 
-Status Runtime::mempool_set_current(int device, void* pool) {
-  SOFTGPU_API_BEGIN(true);
-  if (device != 0) return finish(Status::InvalidDevice);
-  MemPool* p = find_pool(salloc().pools, pool);
-  if (!p || p->kind != MemKind::Device) return finish(Status::InvalidValue);  // must be local to the device
-  salloc().current = p;
+Status StreamOrderedMemory::mempool_set_current(int device, void* pool) {
+  if (device != 0) return Status::InvalidDevice;
+  MemPool* p = find_in(st_.pools, pool);
+  if (!p || p->kind != MemKind::Device) return Status::InvalidValue;  // must be local to the device
+  st_.current = p;
   return Status::Success;
 }
 
-Status Runtime::mempool_create(void** out, const PoolProps& props) {
-  SOFTGPU_API_BEGIN(true);
-  if (!out) return finish(Status::InvalidValue);
-  if (props.alloc_type == 2) return finish(Status::NotSupported);  // managed pools are not modelled
-  if (props.alloc_type != 1) return finish(Status::InvalidValue);
+Status StreamOrderedMemory::mempool_create(void** out, const PoolProps& props) {
+  if (!out) return Status::InvalidValue;
+  if (props.alloc_type == 2) return Status::NotSupported;  // managed pools are not modelled
+  if (props.alloc_type != 1) return Status::InvalidValue;
   MemKind kind = MemKind::Device;
   switch (props.location_type) {
     case 1:  // device
-      if (props.location_id != 0) return finish(Status::InvalidValue);
-      if (props.handle_types != 0) return finish(Status::NotSupported);  // IPC export is not modelled
+      if (props.location_id != 0) return Status::InvalidValue;
+      if (props.handle_types != 0) return Status::NotSupported;  // IPC export is not modelled
       break;
-    case 3: return finish(Status::NotSupported);  // host NUMA: the device reports no NUMA configuration
+    case 3: return Status::NotSupported;  // host NUMA: the device reports no NUMA configuration
     case 2:  // host
-      if (props.handle_types != 0) return finish(Status::InvalidValue);
+      if (props.handle_types != 0) return Status::InvalidValue;
       kind = MemKind::Pinned;
       break;
-    default: return finish(Status::InvalidValue);  // invalid, HostNumaCurrent
+    default: return Status::InvalidValue;  // invalid, HostNumaCurrent
   }
   auto p = std::make_unique<MemPool>();
   p->props = props;
   p->kind = kind;
   p->access = kind == MemKind::Device ? 3 : 0;
   *out = p.get();
-  salloc().pools.emplace(p.get(), std::move(p));
+  st_.pools.emplace(p.get(), std::move(p));
   return Status::Success;
 }
 
-Status Runtime::mempool_destroy(void* pool) {
-  SOFTGPU_API_BEGIN(true);
-  auto& st = salloc();
+Status StreamOrderedMemory::mempool_destroy(void* pool) {
+  auto& st = st_;
   auto it = st.pools.find(pool);
-  if (it == st.pools.end() || it->second->is_default) return finish(Status::InvalidValue);
+  if (it == st.pools.end() || it->second->is_default) return Status::InvalidValue;
   MemPool& p = *it->second;
   if (st.current == &p) st.current = st.default_pool;
   pool_release_cached(p, 0);
@@ -226,10 +190,9 @@ Status Runtime::mempool_destroy(void* pool) {
   return Status::Success;
 }
 
-Status Runtime::mempool_set_attribute(void* pool, int attr, const void* value) {
-  SOFTGPU_API_BEGIN(true);
-  MemPool* p = find_pool(salloc().pools, pool);
-  if (!p || !value) return finish(Status::InvalidValue);
+Status StreamOrderedMemory::mempool_set_attribute(void* pool, int attr, const void* value) {
+  MemPool* p = find_in(st_.pools, pool);
+  if (!p || !value) return Status::InvalidValue;
   const int iv = *static_cast<const int*>(value);
   const uint64_t uv = attr >= 4 && attr <= 8 ? *static_cast<const uint64_t*>(value) : 0;
   switch (attr) {
@@ -238,22 +201,21 @@ Status Runtime::mempool_set_attribute(void* pool, int attr, const void* value) {
     case 3: p->reuse_internal_deps = iv != 0; break;
     case 4: p->release_threshold = uv; break;
     case 6:  // high watermarks can only be reset (to the current value) with 0
-      if (uv != 0) return finish(Status::InvalidValue);
+      if (uv != 0) return Status::InvalidValue;
       p->reserved_high = p->reserved;
       break;
     case 8:
-      if (uv != 0) return finish(Status::InvalidValue);
+      if (uv != 0) return Status::InvalidValue;
       p->used_high = p->used;
       break;
-    default: return finish(Status::InvalidValue);  // 5, 7 are read-only
+    default: return Status::InvalidValue;  // 5, 7 are read-only
   }
   return Status::Success;
 }
 
-Status Runtime::mempool_get_attribute(void* pool, int attr, void* value) {
-  SOFTGPU_API_BEGIN(true);
-  MemPool* p = find_pool(salloc().pools, pool);
-  if (!p || !value) return finish(Status::InvalidValue);
+Status StreamOrderedMemory::mempool_get_attribute(void* pool, int attr, void* value) {
+  MemPool* p = find_in(st_.pools, pool);
+  if (!p || !value) return Status::InvalidValue;
   auto* iv = static_cast<int*>(value);
   auto* uv = static_cast<uint64_t*>(value);
   switch (attr) {
@@ -265,42 +227,39 @@ Status Runtime::mempool_get_attribute(void* pool, int attr, void* value) {
     case 6: *uv = p->reserved_high; break;
     case 7: *uv = p->used; break;
     case 8: *uv = p->used_high; break;
-    default: return finish(Status::InvalidValue);
+    default: return Status::InvalidValue;
   }
   return Status::Success;
 }
 
-Status Runtime::mempool_trim(void* pool, size_t keep) {
-  SOFTGPU_API_BEGIN(true);
-  MemPool* p = find_pool(salloc().pools, pool);
-  if (!p) return finish(Status::InvalidValue);
+Status StreamOrderedMemory::mempool_trim(void* pool, size_t keep) {
+  MemPool* p = find_in(st_.pools, pool);
+  if (!p) return Status::InvalidValue;
   pool_release_cached(*p, keep);
   return Status::Success;
 }
 
-Status Runtime::mempool_set_access(void* pool, const MemAccess* descs, size_t count) {
-  SOFTGPU_API_BEGIN(true);
-  MemPool* p = find_pool(salloc().pools, pool);
-  if (!p || (count && !descs)) return finish(Status::InvalidValue);
+Status StreamOrderedMemory::mempool_set_access(void* pool, const MemAccess* descs, size_t count) {
+  MemPool* p = find_in(st_.pools, pool);
+  if (!p || (count && !descs)) return Status::InvalidValue;
   // Validate all first: a failing call changes nothing.
   for (size_t i = 0; i < count; ++i) {
     const MemAccess& d = descs[i];
-    if (d.location_type != 1) return finish(Status::InvalidValue);  // access is granted to devices
-    if (d.location_id != 0) return finish(Status::InvalidValue);
-    if (d.flags != 0 && d.flags != 1 && d.flags != 3) return finish(Status::InvalidValue);
+    if (d.location_type != 1) return Status::InvalidValue;  // access is granted to devices
+    if (d.location_id != 0) return Status::InvalidValue;
+    if (d.flags != 0 && d.flags != 1 && d.flags != 3) return Status::InvalidValue;
     // A device pool's own device always has read-write access.
-    if (p->kind == MemKind::Device && d.flags != 3) return finish(Status::InvalidValue);
+    if (p->kind == MemKind::Device && d.flags != 3) return Status::InvalidValue;
   }
   for (size_t i = 0; i < count; ++i) p->access = descs[i].flags;
   return Status::Success;
 }
 
-Status Runtime::mempool_get_access(int* flags, void* pool, int location_type, int location_id) {
-  SOFTGPU_API_BEGIN(true);
-  MemPool* p = find_pool(salloc().pools, pool);
-  if (!p || !flags) return finish(Status::InvalidValue);
-  if (location_type != 1) return finish(Status::InvalidValue);
-  if (location_id != 0) return finish(Status::InvalidValue);
+Status StreamOrderedMemory::mempool_get_access(int* flags, void* pool, int location_type, int location_id) {
+  MemPool* p = find_in(st_.pools, pool);
+  if (!p || !flags) return Status::InvalidValue;
+  if (location_type != 1) return Status::InvalidValue;
+  if (location_id != 0) return Status::InvalidValue;
   *flags = p->access;
   return Status::Success;
 }

@@ -1,7 +1,7 @@
 // Stream-ordered allocation (cudaMallocAsync, memory pools) and graph
-// memory (allocation/free nodes): the state the Runtime owns for them.
-// Logic: src/runtime/mempool.cpp (pools) and src/runtime/graph_memory.cpp
-// (graph allocations).
+// memory (allocation/free nodes): the StreamOrderedMemory component each
+// Runtime owns. Logic: src/runtime/mempool.cpp (pools) and
+// src/runtime/graph_memory.cpp (graph allocations).
 //
 // Model. Work runs synchronously in issue order, so a stream-ordered
 // allocation or free takes effect when it is issued; a freed block is
@@ -28,11 +28,13 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <vector>
 
 #include "exec/device_memory.h"
+#include "runtime/graph.h"
 #include "runtime/runtime.h"
 
 namespace softgpu::runtime {
@@ -77,14 +79,81 @@ struct GraphAlloc {
   std::multiset<const void*> foreign_frees;  // other graphs with a free node for it
 };
 
-struct Runtime::StreamAllocState {
-  std::unordered_map<const void*, std::unique_ptr<MemPool>> pools;  // by handle
-  std::vector<std::unique_ptr<MemPool>> zombies;  // destroyed, blocks still in use
-  MemPool* default_pool = nullptr;
-  MemPool* current = nullptr;
-  std::unordered_map<uint64_t, PoolBlock> blocks;  // pool blocks by base (in use and cached)
-  std::map<uint64_t, GraphAlloc> graph_allocs;     // graph blocks by base
-  uint64_t graph_used = 0, graph_used_high = 0, graph_reserved = 0, graph_reserved_high = 0;
+// The runtime's stream-ordered memory component: memory pools, their
+// blocks and the graph allocations, for one Runtime (which owns it and calls
+// it with its lock held). It allocates from the device memory it is given
+// (null when the runtime failed to initialize: nothing is allocated then).
+// The facade keeps the prologue, stream validation and the capture hooks of
+// cudaMallocAsync/cudaFreeAsync.
+class StreamOrderedMemory {
+ public:
+  explicit StreamOrderedMemory(exec::DeviceMemory* memory);
+  StreamOrderedMemory(const StreamOrderedMemory&) = delete;
+  StreamOrderedMemory& operator=(const StreamOrderedMemory&) = delete;
+
+  // `pool` null: the current pool; null if not a live pool.
+  MemPool* find_pool(const void* pool);
+  Status pool_allocate(void** out, size_t size, MemPool& pool);
+  // cudaFree of a stream-ordered or graph allocation (nullopt: not one).
+  std::optional<Status> free_stream_ordered(void* p);
+  // Synchronization releases cached pool memory above each pool's threshold.
+  void mempool_synchronized();
+  // cudaDeviceReset: the device memory is gone; forget every block.
+  void mempool_reset();
+
+  // The cudaMemPool* calls (same names on Runtime).
+  Status mempool_default(void** out, int device);
+  Status mempool_current(void** out, int device);
+  Status mempool_set_current(int device, void* pool);
+  Status mempool_create(void** out, const PoolProps& props);
+  Status mempool_destroy(void* pool);
+  Status mempool_set_attribute(void* pool, int attr, const void* value);
+  Status mempool_get_attribute(void* pool, int attr, void* value);
+  Status mempool_trim(void* pool, size_t keep);
+  Status mempool_set_access(void* pool, const MemAccess* descs, size_t count);
+  Status mempool_get_access(int* flags, void* pool, int location_type, int location_id);
+
+  // Graph memory (graph_memory.cpp). An alloc node's block is reserved at
+  // creation (out: its address); refs count the nodes and executable graphs
+  // holding it.
+  Status graph_mem_create(uint64_t bytes, exec::MemKind kind, const void* owner, uint64_t* out);
+  void graph_mem_retain(uint64_t addr);
+  // `graph`: the graph whose alloc node goes away (null for an executable graph).
+  void graph_mem_release(uint64_t addr, const void* graph);
+  // Validates and records a free node of `graph` for addr; `alloc_is_ancestor`
+  // says whether the owning graph's alloc node precedes the free node.
+  Status graph_mem_add_free(uint64_t addr, const void* graph, bool alloc_is_ancestor);
+  void graph_mem_drop_free(uint64_t addr, const void* graph);
+  bool graph_mem_owned_by(uint64_t addr, const void* graph);
+  // Launch steps: the allocation still live from an earlier launch (auto_free
+  // frees it, else InvalidValue), the alloc node, the free node.
+  Status graph_mem_prelaunch(uint64_t addr, bool auto_free);
+  Status graph_mem_launch_alloc(uint64_t addr);
+  Status graph_mem_launch_free(uint64_t addr);
+  void graph_mem_trim_cached();  // releases blocks no graph or launch holds
+  // A memory node being added to `graph` (last step, after every other
+  // check): an alloc node gets its block (spec.dst), a free node is validated
+  // and recorded.
+  Status graph_mem_node(GraphNodeSpec& spec, const void* graph, bool alloc_precedes);
+  // The cudaDeviceGraphMem* calls (same names on Runtime).
+  Status graph_mem_trim(int device);
+  Status graph_mem_get_attribute(int device, int attr, uint64_t* value);
+  Status graph_mem_set_attribute(int device, int attr, const uint64_t* value);
+
+ private:
+  void pool_release_cached(MemPool& pool, uint64_t keep);
+
+  struct State {
+    std::unordered_map<const void*, std::unique_ptr<MemPool>> pools;  // by handle
+    std::vector<std::unique_ptr<MemPool>> zombies;  // destroyed, blocks still in use
+    MemPool* default_pool = nullptr;
+    MemPool* current = nullptr;
+    std::unordered_map<uint64_t, PoolBlock> blocks;  // pool blocks by base (in use and cached)
+    std::map<uint64_t, GraphAlloc> graph_allocs;     // graph blocks by base
+    uint64_t graph_used = 0, graph_used_high = 0, graph_reserved = 0, graph_reserved_high = 0;
+  };
+  exec::DeviceMemory* memory_;
+  State st_;
 };
 
 }  // namespace softgpu::runtime

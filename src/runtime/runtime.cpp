@@ -11,7 +11,13 @@
 
 #include <fmt/core.h>
 
+#include "runtime/memory_manager.h"
+#include "runtime/mempool.h"
+#include "runtime/module_registry.h"
+#include "runtime/graph.h"
 #include "runtime/runtime_internal.h"
+#include "runtime/streams.h"
+#include "runtime/texture.h"
 
 namespace softgpu::runtime {
 
@@ -36,21 +42,44 @@ std::optional<T> parse_number(const char* s) {
 
 }  // namespace
 
-Status& thread_last_error(const Runtime* rt) {
-  // Keyed by runtime instance so tests with several runtimes on one thread
-  // stay independent, even when a new runtime lands at an old one's address.
-  thread_local std::unordered_map<uint64_t, Status> errors;
-  return errors[rt->instance_id()];
-}
-
-uint64_t Runtime::next_instance_id() {
+namespace {
+// This host thread's serial number (Runtime::threads_ is keyed by it).
+uint64_t thread_serial() {
   static std::atomic<uint64_t> next{1};
-  return next.fetch_add(1, std::memory_order_relaxed);
+  thread_local const uint64_t serial = next.fetch_add(1, std::memory_order_relaxed);
+  return serial;
+}
+}  // namespace
+
+Runtime::ThreadState& Runtime::this_thread() { return threads_[thread_serial()]; }
+
+void Runtime::drop_if_empty() {
+  auto it = threads_.find(thread_serial());
+  if (it != threads_.end() && it->second.last_error == Status::Success && it->second.call_stack.empty())
+    threads_.erase(it);
 }
 
-std::vector<CallConfig>& thread_call_stack() {
-  thread_local std::vector<CallConfig> stack;
-  return stack;
+void Runtime::make_components() {
+  streams_ = std::make_unique<StreamsAndEvents>();
+  modules_ = std::make_unique<ModuleRegistry>(gpu_, mem_ ? &mem_->device() : nullptr);
+  pools_ = std::make_unique<StreamOrderedMemory>(mem_ ? &mem_->device() : nullptr);
+  graphs_ = std::make_unique<GraphManager>(
+      *modules_, *pools_, *streams_,
+      GraphManager::Replay{
+          [this](const void* k, Dim3 g, Dim3 b, void** a, size_t sh, void* s) { return launch(k, g, b, a, sh, s); },
+          [this](void* d, const void* s, size_t n, CopyKind k, void* st) { return memcpy(d, s, n, k, st); },
+          [this](void* d, size_t dp, const void* s, size_t sp, size_t w, size_t h, CopyKind k, void* st) {
+            return memcpy_2d(d, dp, s, sp, w, h, k, st);
+          },
+          [this](void* d, int v, size_t n, void* st) { return memset(d, v, n, st); },
+          [this](void* d, size_t p, int v, size_t w, size_t h, void* st) { return memset_2d(d, p, v, w, h, st); },
+          [this](void* st, HostCallback fn, void* u) { return launch_host_func(st, fn, u); }});
+  textures_ = std::make_unique<TextureManager>(TextureManager::Device{
+      [this](void** out, size_t size) { return malloc(out, size); },
+      [this](void* p) { return free(p); },
+      [this](void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, CopyKind kind) {
+        return memcpy_2d(dst, dpitch, src, spitch, width, height, kind);
+      }});
 }
 
 Result<Options> options_from_env() {
@@ -109,15 +138,18 @@ Runtime::Runtime(Options opts) : opts_(std::move(opts)) {
     init_status_ = Status::NoDevice;
     init_message_ = fmt::format("softgpu: cannot use GPU '{}': {} (run `softgpu devices` for the list)", opts_.gpu,
                                 cfg.error().message);
+    make_components();  // registration still works; nothing loads
     return;
   }
   gpu_ = std::move(cfg.value());
-  memory_ = std::make_unique<exec::DeviceMemory>(Bytes{gpu_.global_memory_bytes}, opts_.host_memory_limit);
+  mem_ = std::make_unique<MemoryManager>(gpu_.global_memory_bytes, opts_.host_memory_limit);
+  make_components();
   start_timing();
 }
 
 Runtime::Runtime(config::GpuConfig gpu, Options opts) : opts_(std::move(opts)), gpu_(std::move(gpu)) {
-  memory_ = std::make_unique<exec::DeviceMemory>(Bytes{gpu_.global_memory_bytes}, opts_.host_memory_limit);
+  mem_ = std::make_unique<MemoryManager>(gpu_.global_memory_bytes, opts_.host_memory_limit);
+  make_components();
   start_timing();
 }
 
@@ -154,8 +186,10 @@ std::optional<double> Runtime::simulated_us() const {
 
 Runtime::~Runtime() {
   std::lock_guard lock(mu_);
-  if (memory_) unload_all();
+  if (mem_) modules_->unload_all();
 }
+
+exec::DeviceMemory* Runtime::memory() { return mem_ ? &mem_->device() : nullptr; }
 
 Runtime& Runtime::process() {
   // Leaked on purpose: __cudaUnregisterFatBinary runs from atexit handlers,
@@ -188,7 +222,7 @@ Status Runtime::begin(bool sticky_applies) {
 }
 
 Status Runtime::finish(Status s) {
-  if (s != Status::Success) thread_last_error(this) = s;
+  if (s != Status::Success) this_thread().last_error = s;
   return s;
 }
 
@@ -196,9 +230,13 @@ Status Runtime::last_error(bool reset) {
   std::lock_guard lock(mu_);
   if (init_status_ != Status::Success) return init_status_;
   if (sticky_ != Status::Success) return sticky_;  // sticky: not cleared by reading
-  Status& e = thread_last_error(this);
-  Status v = e;
-  if (reset) e = Status::Success;
+  auto it = threads_.find(thread_serial());
+  if (it == threads_.end()) return Status::Success;
+  Status v = it->second.last_error;
+  if (reset) {
+    it->second.last_error = Status::Success;
+    drop_if_empty();
+  }
   return v;
 }
 
@@ -230,22 +268,24 @@ Status Runtime::get_device(int* device) {
 
 Status Runtime::synchronize() {
   SOFTGPU_API_BEGIN(true);
-  mempool_synchronized();  // mempool.cpp: pools give back memory above their release threshold
+  pools_->mempool_synchronized();  // mempool.cpp: pools give back memory above their release threshold
   return Status::Success;  // all work already completed when issued
 }
 
 Status Runtime::reset() {
   std::lock_guard lock(mu_);
   if (Status s = begin(false); s != Status::Success) return finish(s);
-  unload_all();
-  memory_->reset();
-  mempool_reset();  // mempool.cpp: the pools' blocks went with the memory
-  streams_.clear();
-  events_.clear();
+  modules_->unload_all();
+  mem_->device().reset();
+  pools_->mempool_reset();  // mempool.cpp: the pools' blocks went with the memory
+  streams_->clear();
   limits_.clear();
   device_flags_ = 0;
   sticky_ = Status::Success;
-  thread_last_error(this) = Status::Success;
+  if (auto it = threads_.find(thread_serial()); it != threads_.end()) {
+    it->second.last_error = Status::Success;
+    drop_if_empty();
+  }
   return Status::Success;
 }
 
@@ -315,11 +355,11 @@ exec::ExecOptions Runtime::exec_options() const {
 }
 
 // ---------------------------------------------------------------- streams
+// The handles live in the StreamsAndEvents component (streams.{h,cpp}); the
+// facade adds the prologue, the capture hooks (graph.cpp) and the pools'
+// release at synchronization (mempool.cpp).
 
-Status Runtime::check_stream(void* stream) {
-  if (stream == nullptr || stream == kLegacyStream || stream == kPerThreadStream) return Status::Success;
-  return streams_.count(stream) ? Status::Success : Status::InvalidResourceHandle;
-}
+Status Runtime::check_stream(void* stream) { return streams_->check_stream(stream); }
 
 Status Runtime::stream_check(void* stream) {
   SOFTGPU_API_BEGIN(true);
@@ -329,36 +369,29 @@ Status Runtime::stream_check(void* stream) {
 Status Runtime::stream_info(void* stream, unsigned* flags, int* priority) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
-  auto it = streams_.find(stream);
-  if (flags) *flags = it == streams_.end() ? 0u : it->second->flags;
-  if (priority) *priority = it == streams_.end() ? 0 : it->second->priority;
+  const StreamsAndEvents::Stream* st = streams_->find_stream(stream);
+  if (flags) *flags = st ? st->flags : 0u;
+  if (priority) *priority = st ? st->priority : 0;
   return Status::Success;
 }
 
 Status Runtime::stream_create(void** out, unsigned flags, int priority) {
   SOFTGPU_API_BEGIN(true);
-  if (!out || (flags & ~kStreamNonBlocking)) return finish(Status::InvalidValue);
-  auto s = std::make_unique<Stream>();
-  s->flags = flags;
-  s->priority = std::clamp(priority, -5, 0);  // priorities are clamped, as CUDA does
-  void* h = s.get();
-  streams_.emplace(h, std::move(s));
-  *out = h;
-  return Status::Success;
+  return finish(streams_->create_stream(out, flags, priority));
 }
 
 Status Runtime::stream_destroy(void* stream) {
   SOFTGPU_API_BEGIN(true);
-  if (!streams_.erase(stream)) return finish(Status::InvalidResourceHandle);
-  capture_stream_destroyed(stream);  // graph.cpp
+  if (!streams_->destroy_stream(stream)) return finish(Status::InvalidResourceHandle);
+  graphs_->capture_stream_destroyed(stream);  // graph.cpp
   return Status::Success;
 }
 
 Status Runtime::stream_synchronize(void* stream) {
   SOFTGPU_API_BEGIN(true);
-  if (auto c = capture_forbid(stream)) return finish(*c);  // graph.cpp
+  if (auto c = graphs_->capture_forbid(stream)) return finish(*c);  // graph.cpp
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
-  mempool_synchronized();  // mempool.cpp
+  pools_->mempool_synchronized();  // mempool.cpp
   return Status::Success;
 }
 
@@ -370,8 +403,8 @@ Status Runtime::stream_query(void* stream) {
 Status Runtime::stream_wait_event(void* stream, void* event, unsigned flags) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
-  if (!events_.count(event)) return finish(Status::InvalidResourceHandle);
-  if (auto c = capture_wait_event(stream, event)) return finish(*c);  // graph.cpp: joins a capture
+  if (!streams_->has_event(event)) return finish(Status::InvalidResourceHandle);
+  if (auto c = graphs_->capture_wait_event(stream, event)) return finish(*c);  // graph.cpp: joins a capture
   return Status::Success;
 }
 
@@ -379,7 +412,7 @@ Status Runtime::launch_host_func(void* stream, HostCallback fn, void* user) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (!fn) return finish(Status::InvalidValue);
-  if (auto c = capture_host(stream, fn, user)) return finish(*c);  // graph.cpp
+  if (auto c = graphs_->capture_host(stream, fn, user)) return finish(*c);  // graph.cpp
   fn(user);  // earlier work on the stream is complete, so it may run now
   return Status::Success;
 }
@@ -388,60 +421,41 @@ Status Runtime::launch_host_func(void* stream, HostCallback fn, void* user) {
 
 Status Runtime::event_create(void** out, unsigned flags) {
   SOFTGPU_API_BEGIN(true);
-  // cudaEventBlockingSync 1 | cudaEventDisableTiming 2 | cudaEventInterprocess 4;
-  // interprocess events must also disable timing.
-  if (!out || (flags & ~0x7u) || ((flags & 0x4) && !(flags & kEventDisableTiming)))
-    return finish(Status::InvalidValue);
-  auto e = std::make_unique<Event>();
-  e->flags = flags;
-  void* h = e.get();
-  events_.emplace(h, std::move(e));
-  *out = h;
-  return Status::Success;
+  return finish(streams_->create_event(out, flags));
 }
 
 Status Runtime::event_destroy(void* event) {
   SOFTGPU_API_BEGIN(true);
-  if (!events_.erase(event)) return finish(Status::InvalidResourceHandle);
+  if (!streams_->destroy_event(event)) return finish(Status::InvalidResourceHandle);
   return Status::Success;
 }
 
 Status Runtime::event_record(void* event, void* stream) {
   SOFTGPU_API_BEGIN(true);
-  auto it = events_.find(event);
-  if (it == events_.end()) return finish(Status::InvalidResourceHandle);
+  StreamsAndEvents::Event* e = streams_->find_event(event);
+  if (!e) return finish(Status::InvalidResourceHandle);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
-  if (auto c = capture_event_record(event, stream)) return finish(*c);  // graph.cpp
-  it->second->when = std::chrono::steady_clock::now();
-  if (timing_) it->second->simulated_us = timing_->now_us();
+  if (auto c = graphs_->capture_event_record(event, stream)) return finish(*c);  // graph.cpp
+  e->when = std::chrono::steady_clock::now();
+  if (timing_) e->simulated_us = timing_->now_us();
   return Status::Success;
 }
 
 Status Runtime::event_synchronize(void* event) {
   SOFTGPU_API_BEGIN(true);
-  if (!events_.count(event)) return finish(Status::InvalidResourceHandle);
-  mempool_synchronized();  // mempool.cpp
+  if (!streams_->has_event(event)) return finish(Status::InvalidResourceHandle);
+  pools_->mempool_synchronized();  // mempool.cpp
   return Status::Success;
 }
 
 Status Runtime::event_query(void* event) {
   SOFTGPU_API_BEGIN(true);
-  return finish(events_.count(event) ? Status::Success : Status::InvalidResourceHandle);
+  return finish(streams_->has_event(event) ? Status::Success : Status::InvalidResourceHandle);
 }
 
 Status Runtime::event_elapsed(float* ms, void* start, void* end) {
   SOFTGPU_API_BEGIN(true);
-  if (!ms) return finish(Status::InvalidValue);
-  auto a = events_.find(start), b = events_.find(end);
-  if (a == events_.end() || b == events_.end()) return finish(Status::InvalidResourceHandle);
-  const Event& ea = *a->second;
-  const Event& eb = *b->second;
-  // CUDA: unrecorded events or events without timing give InvalidResourceHandle.
-  if ((ea.flags | eb.flags) & kEventDisableTiming) return finish(Status::InvalidResourceHandle);
-  if (!ea.when || !eb.when) return finish(Status::InvalidResourceHandle);
-  if (ea.simulated_us && eb.simulated_us) *ms = float((*eb.simulated_us - *ea.simulated_us) / 1000.0);
-  else *ms = std::chrono::duration<float, std::milli>(*eb.when - *ea.when).count();
-  return Status::Success;
+  return finish(streams_->elapsed(ms, start, end));
 }
 
 // ---------------------------------------------------------------- names

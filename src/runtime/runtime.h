@@ -2,6 +2,10 @@
 // its memory, the registries that map host-side handles (fatbin handles,
 // kernel stubs, variable shadows) to loaded PTX programs, streams, events
 // and error state. src/cudart/ only marshals arguments into this class.
+// It is a facade over components it owns (docs/architecture.md, "The
+// runtime's components"): MemoryManager, ModuleRegistry, StreamsAndEvents,
+// StreamOrderedMemory, GraphManager, TextureManager; it keeps the lock, the
+// error state and the GPU config.
 //
 // Execution model: every kernel, copy, memset and host callback runs
 // synchronously on the calling thread when it is issued, so work on any
@@ -95,6 +99,13 @@ using HostCallback = void (*)(void* user);
 
 struct GraphNodeSpec;  // runtime/graph.h
 struct MemPool;        // runtime/mempool.h
+class StreamOrderedMemory;  // runtime/mempool.h
+class GraphManager;     // runtime/graph.h
+class TextureManager;  // runtime/texture.h
+class StreamsAndEvents;  // runtime/streams.h
+class MemoryManager;     // runtime/memory_manager.h
+class ModuleRegistry;    // runtime/module_registry.h
+struct RegisteredKernel;
 
 // cudaMemPoolProps, as far as one simulated device uses them.
 struct PoolProps {
@@ -223,72 +234,75 @@ class Runtime {
   Status event_elapsed(float* ms, void* start, void* end);
 
   // Device memory (tests inspect it; the executor needs it).
-  exec::DeviceMemory* memory() { return memory_.get(); }
+  exec::DeviceMemory* memory();  // null when initialization failed
 
  private:
-  struct Module;
-  struct Kernel;
-  struct Variable;
-  struct Stream { unsigned flags = 0; int priority = 0; };
-  struct Event {
-    unsigned flags = 0;
-    std::optional<std::chrono::steady_clock::time_point> when;
-    std::optional<double> simulated_us;  // under --timing: the simulated clock when recorded
-  };
+  using Kernel = RegisteredKernel;  // runtime/module_registry.h
 
   // Common prologue: lock, check init and sticky errors; epilogue records errors.
   Status begin(bool sticky_applies = true);
   Status finish(Status s);
-  Status load_module(Module& m);
-  // load_module, reporting a failure once per user ("cannot run kernel 'k'").
-  Status use_module(Module& m, const std::string& what, bool& reported);
+  // Lookups in the ModuleRegistry (module_registry.h), for the facade's files.
   Status use_kernel_module(Kernel& k);
-  // Registers per thread from the program's machine code; 0 when unknown.
   uint32_t kernel_registers(const Kernel& k) const;
-  void unload_all();
-  Module* find_module(void* handle);
   Status resolve_kernel(const void* kernel, Kernel** out);
   Status resolve_symbol(const void* symbol, exec::VariableInfo* out);
   Status check_stream(void* stream);
   Status check_device_range(const void* p, size_t n);
-  Status do_memcpy(void* dst, const void* src, size_t n, CopyKind kind);
   exec::ExecOptions exec_options() const;
 
   Options opts_;
-  // Distinguishes runtimes that reuse an address (per-thread last errors are
-  // keyed by it).
-  const uint64_t instance_id_ = next_instance_id();
-  static uint64_t next_instance_id();
+
+  // Per host thread state (mu_ held): the last error and the
+  // __cudaPushCallConfiguration stack. Keyed by a serial number each thread
+  // draws once (never reused, unlike std::thread::id); an entry is dropped
+  // as soon as it holds nothing, so it lives only while a thread has a
+  // pending error or configuration, and goes with the Runtime.
+  struct ThreadState {
+    Status last_error = Status::Success;
+    std::vector<CallConfig> call_stack;
+  };
+  std::unordered_map<uint64_t, ThreadState> threads_;
+  ThreadState& this_thread();
+  void drop_if_empty();  // this thread's entry, when it holds nothing
 
  public:
-  uint64_t instance_id() const { return instance_id_; }
+  // The texture component (src/runtime/texture.h).
+  TextureManager& textures() { return *textures_; }
+  const TextureManager& textures() const { return *textures_; }
 
  private:
+  void make_components();
   config::GpuConfig gpu_;
   Status init_status_ = Status::Success;
   std::string init_message_;
   bool init_reported_ = false;
 
   std::recursive_mutex mu_;
-  std::unique_ptr<exec::DeviceMemory> memory_;
   std::unique_ptr<timing::TimingSession> timing_;  // under --timing
   bool timing_finished_ = false;
   void start_timing();
+  timing::CopyPath copy_path(const void* dst, const void* src, CopyKind kind) const;
   Status sticky_ = Status::Success;
   unsigned device_flags_ = 0;
   std::map<Limit, size_t> limits_;
   bool printf_launched_ = false;  // a kernel that calls printf ran: the printf FIFO size is fixed
 
-  std::deque<std::unique_ptr<Module>> modules_;
-  std::unordered_map<const void*, std::unique_ptr<Kernel>> kernels_;  // by host stub
-  std::set<const Kernel*> kernel_handles_;
-  std::unordered_map<const void*, Variable*> variables_;  // by host shadow
-  std::unordered_map<void*, std::unique_ptr<Stream>> streams_;
-  std::unordered_map<void*, std::unique_ptr<Event>> events_;
+  // The components (docs/architecture.md), in dependency order: each may
+  // hold references to those above it, so they go in reverse. Created by
+  // make_components(); mem_ is null when initialization failed.
+  std::unique_ptr<MemoryManager> mem_;         // runtime/memory_manager.h
+  std::unique_ptr<StreamsAndEvents> streams_;  // runtime/streams.h
+  std::unique_ptr<ModuleRegistry> modules_;    // runtime/module_registry.h
+  std::unique_ptr<StreamOrderedMemory> pools_; // runtime/mempool.h
+  std::unique_ptr<GraphManager> graphs_;       // runtime/graph.h
+  std::unique_ptr<TextureManager> textures_;   // runtime/texture.h
+
 
   // ==========================================================================
-  // CUDA graphs and stream capture (src/runtime/graph.cpp, src/runtime/graph.h;
-  // owned by the graphs engineer). Handles are opaque pointers owned here.
+  // CUDA graphs and stream capture (the GraphManager component,
+  // src/runtime/graph.{h,cpp}; entry points in graph_api.cpp; owned by the
+  // graphs engineer). Handles are opaque pointers owned by the component.
   // ==========================================================================
  public:
   Status graph_create(void** out, unsigned flags);
@@ -316,34 +330,10 @@ class Runtime {
   Status stream_capture_info(void* stream, CaptureStatus* status, uint64_t* id, void** graph,
                              void* const** deps = nullptr, size_t* ndeps = nullptr);
 
- private:
-  struct GraphState;
-  // Capture hooks for the issuing calls (mu_ held): nullopt = not captured,
-  // run the work; otherwise the call's result (the work was recorded, or
-  // refused because capture forbids it).
-  std::optional<Status> capture_launch(const void* kernel, Dim3 grid, Dim3 block, void** args, size_t shared,
-                                       void* stream);
-  std::optional<Status> capture_memcpy(void* dst, const void* src, size_t n, CopyKind kind, void* stream);
-  std::optional<Status> capture_memset(void* dst, int value, size_t n, void* stream);
-  std::optional<Status> capture_host(void* stream, HostCallback fn, void* user);
-  // Work that cannot be captured (synchronization, 2-D copies): refused on a
-  // capturing stream, which invalidates its capture.
-  std::optional<Status> capture_forbid(void* stream);
-  Status pack_kernel_args(GraphNodeSpec& spec);
-  GraphState& graph_state();
-  std::unique_ptr<GraphState, void (*)(GraphState*)> graphs_{nullptr, nullptr};
-  // Capture hooks for events and streams (graph.cpp, mu_ held): an event
-  // recorded on a capturing stream carries the capture's dependencies; a
-  // stream waiting on it joins the capture.
-  std::optional<Status> capture_event_record(void* event, void* stream);
-  std::optional<Status> capture_wait_event(void* stream, void* event);
-  void capture_stream_destroyed(void* stream);
-  std::optional<Status> capture_malloc_async(void** out, size_t size, const PoolProps& props, void* stream);
-  std::optional<Status> capture_free_async(void* p, void* stream);
-
   // ==========================================================================
   // Stream-ordered allocation, memory pools and graph memory
-  // (src/runtime/mempool.{h,cpp}, src/runtime/graph_memory.cpp).
+  // (the StreamOrderedMemory component, src/runtime/mempool.{h,cpp} and
+  // graph_memory.cpp; entry points in mempool_api.cpp).
   // ==========================================================================
  public:
   // `pool` null: the device's current pool.
@@ -365,50 +355,15 @@ class Runtime {
   // Attribute numbers as cudaGraphMemAttributeType.
   Status graph_mem_get_attribute(int device, int attr, uint64_t* value);
   Status graph_mem_set_attribute(int device, int attr, const uint64_t* value);
-
- private:
-  struct StreamAllocState;
-  StreamAllocState& salloc();
-  std::unique_ptr<StreamAllocState, void (*)(StreamAllocState*)> salloc_{nullptr, nullptr};
-  Status pool_allocate(void** out, size_t size, MemPool& pool);
-  void pool_release_cached(MemPool& pool, uint64_t keep);
-  // Hooks (mu_ held): cudaFree of a stream-ordered or graph allocation
-  // (nullopt: not one); synchronization releases cached pool memory above
-  // each pool's threshold; cudaDeviceReset forgets every block.
-  std::optional<Status> free_stream_ordered(void* p);
-  void mempool_synchronized();
-  void mempool_reset();
-  // Graph memory (graph_memory.cpp; mu_ held). An alloc node's block is
-  // reserved at creation (out: its address); refs count the nodes and
-  // executable graphs holding it.
-  Status graph_mem_create(uint64_t bytes, exec::MemKind kind, const void* owner, uint64_t* out);
-  void graph_mem_retain(uint64_t addr);
-  // `graph`: the graph whose alloc node goes away (null for an executable graph).
-  void graph_mem_release(uint64_t addr, const void* graph);
-  // Validates and records a free node of `graph` for addr; `alloc_is_ancestor`
-  // says whether the owning graph's alloc node precedes the free node.
-  Status graph_mem_add_free(uint64_t addr, const void* graph, bool alloc_is_ancestor);
-  void graph_mem_drop_free(uint64_t addr, const void* graph);
-  bool graph_mem_owned_by(uint64_t addr, const void* graph);
-  // Launch steps: the allocation still live from an earlier launch (auto_free
-  // frees it, else InvalidValue), the alloc node, the free node.
-  Status graph_mem_prelaunch(uint64_t addr, bool auto_free);
-  Status graph_mem_launch_alloc(uint64_t addr);
-  Status graph_mem_launch_free(uint64_t addr);
-  void graph_mem_trim_cached();  // releases blocks no graph or launch holds
-  // A memory node being added to `graph` (last step, after every other
-  // check): an alloc node gets its block (spec.dst), a free node is validated
-  // and recorded.
-  Status graph_mem_node(GraphNodeSpec& spec, const void* graph, bool alloc_precedes);
 };
 
 // Human-readable description of a status (used by error messages and tests).
 const char* status_name(Status s);
 
 // ============================================================================
-// Texture and surface objects, CUDA arrays (src/runtime/texture.cpp; owned by
-// the texture engineer). Kept outside the Runtime class: the state lives in a
-// per-Runtime side table; copies go through Runtime::memcpy_2d.
+// Texture and surface objects, CUDA arrays (src/runtime/texture.{h,cpp}; owned
+// by the texture engineer). Free functions forwarding to the Runtime's
+// TextureManager; copies go through Runtime::memcpy_2d.
 // ============================================================================
 struct ChannelDesc { int x = 0, y = 0, z = 0, w = 0, kind = 0; };  // cudaChannelFormatDesc
 inline constexpr unsigned kArrayLayered = 0x1;          // cudaArrayLayered

@@ -1,42 +1,17 @@
 // CUDA arrays, texture objects and surface objects. Arrays are ordinary
 // device allocations (dense rows, so the executor addresses texels directly);
-// the handles and their descriptions live in a side table per Runtime.
+// the handles and their descriptions live in the TextureManager each
+// Runtime owns (runtime/texture.h).
+#include "runtime/texture.h"
+
 #include <memory>
 #include <mutex>
 #include <unordered_map>
 
 #include "exec/texture.h"
-#include "runtime/runtime.h"
 
 namespace softgpu::runtime {
 namespace {
-
-struct Array {
-  ArrayInfo info;
-  exec::TexelFormat fmt;
-  void* base = nullptr;
-  size_t pitch = 0, rows = 1, slices = 1;  // rows per slice, slices (depth or layers)
-};
-
-struct State {
-  std::mutex mu;
-  exec::TextureRegistry reg;
-  std::unordered_map<const void*, std::unique_ptr<Array>> arrays;
-  std::unordered_map<uint64_t, std::pair<ResourceSpec, TextureSpec>> textures;
-  std::unordered_map<uint64_t, ResourceSpec> surfaces;
-};
-
-// Side table keyed by the Runtime's instance id (Runtime has no slot for
-// it; an id, unlike an address, is never reused by a later Runtime); entries
-// live as long as the process, which is how long the process-wide Runtime lives.
-State& state(const Runtime& rt) {
-  static std::mutex mu;
-  static std::unordered_map<uint64_t, std::unique_ptr<State>> table;
-  std::lock_guard lk(mu);
-  auto& s = table[rt.instance_id()];
-  if (!s) s = std::make_unique<State>();
-  return *s;
-}
 
 // Formats CUDA arrays and textures accept: 1, 2 or 4 equal channels of 8, 16
 // or 32 bits, signed/unsigned integer or float (16-bit float = half).
@@ -59,12 +34,7 @@ std::optional<exec::TexelFormat> format_of(const ChannelDesc& d) {
   return f;
 }
 
-Array* find_array(State& s, const void* a) {
-  auto it = s.arrays.find(a);
-  return it == s.arrays.end() ? nullptr : it->second.get();
-}
-
-exec::TexResource resource_of_array(const Array& a) {
+exec::TexResource resource_of_array(const TextureManager::Array& a) {
   exec::TexResource r;
   r.kind = exec::TexResource::Kind::Array;
   r.base = reinterpret_cast<uint64_t>(a.base);
@@ -85,10 +55,17 @@ exec::TexResource resource_of_array(const Array& a) {
   return r;
 }
 
-Status resource_of(State& s, const ResourceSpec& spec, exec::TexResource* out) {
+}  // namespace
+
+TextureManager::Array* TextureManager::find_array(const void* a) {
+  auto it = arrays_.find(a);
+  return it == arrays_.end() ? nullptr : it->second.get();
+}
+
+Status TextureManager::resource_of(const ResourceSpec& spec, exec::TexResource* out) {
   switch (spec.kind) {
     case ResourceSpec::Array: {
-      Array* a = find_array(s, spec.array);
+      Array* a = find_array(spec.array);
       if (!a) return Status::InvalidResourceHandle;
       *out = resource_of_array(*a);
       return Status::Success;
@@ -122,9 +99,7 @@ Status resource_of(State& s, const ResourceSpec& spec, exec::TexResource* out) {
   }
 }
 
-}  // namespace
-
-Status array_create(Runtime& rt, void** out, const ChannelDesc& desc, size_t width, size_t height, size_t depth,
+Status TextureManager::array_create(void** out, const ChannelDesc& desc, size_t width, size_t height, size_t depth,
                     unsigned flags) {
   if (!out) return Status::InvalidValue;
   auto f = format_of(desc);
@@ -139,80 +114,74 @@ Status array_create(Runtime& rt, void** out, const ChannelDesc& desc, size_t wid
   a->rows = height ? height : 1;
   a->slices = depth ? depth : 1;
   void* p = nullptr;
-  if (Status st = rt.malloc(&p, a->pitch * a->rows * a->slices); st != Status::Success) return st;
+  if (Status st = dev_.malloc(&p, a->pitch * a->rows * a->slices); st != Status::Success) return st;
   a->base = p;
-  State& s = state(rt);
-  std::lock_guard lk(s.mu);
+  std::lock_guard lk(mu_);
   *out = a.get();
-  s.arrays[a.get()] = std::move(a);
+  arrays_[a.get()] = std::move(a);
   return Status::Success;
 }
 
-Status array_free(Runtime& rt, void* array) {
+Status TextureManager::array_free(void* array) {
   if (!array) return Status::Success;  // cudaFreeArray(NULL) is a no-op
-  State& s = state(rt);
   std::unique_ptr<Array> a;
   {
-    std::lock_guard lk(s.mu);
-    auto it = s.arrays.find(array);
-    if (it == s.arrays.end()) return Status::InvalidValue;
+    std::lock_guard lk(mu_);
+    auto it = arrays_.find(array);
+    if (it == arrays_.end()) return Status::InvalidValue;
     a = std::move(it->second);
-    s.arrays.erase(it);
+    arrays_.erase(it);
   }
-  return rt.free(a->base);
+  return dev_.free(a->base);
 }
 
-Status array_info(Runtime& rt, const void* array, ArrayInfo* out) {
-  State& s = state(rt);
-  std::lock_guard lk(s.mu);
-  Array* a = find_array(s, array);
+Status TextureManager::array_info(const void* array, ArrayInfo* out) {
+  std::lock_guard lk(mu_);
+  Array* a = find_array(array);
   if (!a) return Status::InvalidResourceHandle;
   if (out) *out = a->info;
   return Status::Success;
 }
 
-Status array_copy_to(Runtime& rt, void* array, size_t woffset, size_t hoffset, const void* src, size_t spitch,
+Status TextureManager::array_copy_to(void* array, size_t woffset, size_t hoffset, const void* src, size_t spitch,
                      size_t width, size_t height, CopyKind kind) {
-  State& s = state(rt);
   Array a;
   {
-    std::lock_guard lk(s.mu);
-    Array* p = find_array(s, array);
+    std::lock_guard lk(mu_);
+    Array* p = find_array(array);
     if (!p) return Status::InvalidResourceHandle;
     a = *p;
   }
   if (woffset + width > a.pitch || hoffset + height > a.rows * a.slices) return Status::InvalidValue;
   if (kind == CopyKind::HostToHost || kind == CopyKind::DeviceToHost) return Status::InvalidMemcpyDirection;
   auto* dst = static_cast<std::byte*>(a.base) + hoffset * a.pitch + woffset;
-  return rt.memcpy_2d(dst, a.pitch, src, spitch, width, height, kind);
+  return dev_.memcpy_2d(dst, a.pitch, src, spitch, width, height, kind);
 }
 
-Status array_copy_from(Runtime& rt, void* dst, size_t dpitch, const void* array, size_t woffset, size_t hoffset,
+Status TextureManager::array_copy_from(void* dst, size_t dpitch, const void* array, size_t woffset, size_t hoffset,
                        size_t width, size_t height, CopyKind kind) {
-  State& s = state(rt);
   Array a;
   {
-    std::lock_guard lk(s.mu);
-    Array* p = find_array(s, array);
+    std::lock_guard lk(mu_);
+    Array* p = find_array(array);
     if (!p) return Status::InvalidResourceHandle;
     a = *p;
   }
   if (woffset + width > a.pitch || hoffset + height > a.rows * a.slices) return Status::InvalidValue;
   if (kind == CopyKind::HostToHost || kind == CopyKind::HostToDevice) return Status::InvalidMemcpyDirection;
   const auto* src = static_cast<const std::byte*>(a.base) + hoffset * a.pitch + woffset;
-  return rt.memcpy_2d(dst, dpitch, src, a.pitch, width, height, kind);
+  return dev_.memcpy_2d(dst, dpitch, src, a.pitch, width, height, kind);
 }
 
-Status copy_3d(Runtime& rt, const Copy3DSide& src, const Copy3DSide& dst, size_t width, size_t height, size_t depth,
+Status TextureManager::copy_3d(const Copy3DSide& src, const Copy3DSide& dst, size_t width, size_t height, size_t depth,
                CopyKind kind) {
-  State& s = state(rt);
   // Resolve each side to (base, pitch, rows per slice, element size for x).
   struct Side { std::byte* base; size_t pitch, rows, elem, row_bytes, slices; };
   auto resolve = [&](const Copy3DSide& c, Side* out) -> Status {
     if ((c.array != nullptr) == (c.ptr != nullptr)) return Status::InvalidValue;
     if (c.array) {
-      std::lock_guard lk(s.mu);
-      Array* a = find_array(s, c.array);
+      std::lock_guard lk(mu_);
+      Array* a = find_array(c.array);
       if (!a) return Status::InvalidResourceHandle;
       *out = {static_cast<std::byte*>(a->base), a->pitch, a->rows, a->fmt.bytes(), a->pitch, a->slices};
     } else {
@@ -236,17 +205,16 @@ Status copy_3d(Runtime& rt, const Copy3DSide& src, const Copy3DSide& dst, size_t
   for (size_t z = 0; z < depth; ++z) {
     const std::byte* sp = S.base + (src.pos.z + z) * S.pitch * S.rows + src.pos.y * S.pitch + src.pos.x * (src.array ? S.elem : 1);
     std::byte* dp = D.base + (dst.pos.z + z) * D.pitch * D.rows + dst.pos.y * D.pitch + dst.pos.x * (dst.array ? D.elem : 1);
-    if (Status st = rt.memcpy_2d(dp, D.pitch, sp, S.pitch, wbytes, height, kind); st != Status::Success) return st;
+    if (Status st = dev_.memcpy_2d(dp, D.pitch, sp, S.pitch, wbytes, height, kind); st != Status::Success) return st;
   }
   return Status::Success;
 }
 
-Status texture_create(Runtime& rt, uint64_t* out, const ResourceSpec& res, const TextureSpec& tex) {
+Status TextureManager::texture_create(uint64_t* out, const ResourceSpec& res, const TextureSpec& tex) {
   if (!out) return Status::InvalidValue;
-  State& s = state(rt);
-  std::lock_guard lk(s.mu);
+  std::lock_guard lk(mu_);
   exec::TextureObject t;
-  if (Status st = resource_of(s, res, &t.res); st != Status::Success) return st;
+  if (Status st = resource_of(res, &t.res); st != Status::Success) return st;
   for (int d = 0; d < 3; ++d) {
     if (tex.address[d] < 0 || tex.address[d] > 3) return Status::InvalidValue;
     t.sampler.address[d] = exec::AddressMode(tex.address[d]);
@@ -264,68 +232,97 @@ Status texture_create(Runtime& rt, uint64_t* out, const ResourceSpec& res, const
   // Linear memory is fetched with integer coordinates only, without filtering.
   if (t.res.kind == exec::TexResource::Kind::Linear && (t.sampler.linear || t.sampler.normalized_coords))
     return Status::InvalidValue;
-  const uint64_t h = s.reg.add_texture(t);
-  s.textures[h] = {res, tex};
+  const uint64_t h = reg_.add_texture(t);
+  textures_[h] = {res, tex};
   *out = h;
   return Status::Success;
 }
 
-Status texture_destroy(Runtime& rt, uint64_t handle) {
-  State& s = state(rt);
-  std::lock_guard lk(s.mu);
-  if (!s.reg.remove_texture(handle)) return Status::InvalidValue;
-  s.textures.erase(handle);
+Status TextureManager::texture_destroy(uint64_t handle) {
+  std::lock_guard lk(mu_);
+  if (!reg_.remove_texture(handle)) return Status::InvalidValue;
+  textures_.erase(handle);
   return Status::Success;
 }
 
-Status texture_resource(Runtime& rt, uint64_t handle, ResourceSpec* out) {
-  State& s = state(rt);
-  std::lock_guard lk(s.mu);
-  auto it = s.textures.find(handle);
-  if (it == s.textures.end() || !out) return Status::InvalidValue;
+Status TextureManager::texture_resource(uint64_t handle, ResourceSpec* out) {
+  std::lock_guard lk(mu_);
+  auto it = textures_.find(handle);
+  if (it == textures_.end() || !out) return Status::InvalidValue;
   *out = it->second.first;
   return Status::Success;
 }
 
-Status texture_spec(Runtime& rt, uint64_t handle, TextureSpec* out) {
-  State& s = state(rt);
-  std::lock_guard lk(s.mu);
-  auto it = s.textures.find(handle);
-  if (it == s.textures.end() || !out) return Status::InvalidValue;
+Status TextureManager::texture_spec(uint64_t handle, TextureSpec* out) {
+  std::lock_guard lk(mu_);
+  auto it = textures_.find(handle);
+  if (it == textures_.end() || !out) return Status::InvalidValue;
   *out = it->second.second;
   return Status::Success;
 }
 
-Status surface_create(Runtime& rt, uint64_t* out, const ResourceSpec& res) {
+Status TextureManager::surface_create(uint64_t* out, const ResourceSpec& res) {
   if (!out) return Status::InvalidValue;
   if (res.kind != ResourceSpec::Array) return Status::InvalidValue;  // surfaces bind arrays only
-  State& s = state(rt);
-  std::lock_guard lk(s.mu);
+  std::lock_guard lk(mu_);
   exec::SurfaceObject so;
-  if (Status st = resource_of(s, res, &so.res); st != Status::Success) return st;
-  const uint64_t h = s.reg.add_surface(so);
-  s.surfaces[h] = res;
+  if (Status st = resource_of(res, &so.res); st != Status::Success) return st;
+  const uint64_t h = reg_.add_surface(so);
+  surfaces_[h] = res;
   *out = h;
   return Status::Success;
 }
 
-Status surface_destroy(Runtime& rt, uint64_t handle) {
-  State& s = state(rt);
-  std::lock_guard lk(s.mu);
-  if (!s.reg.remove_surface(handle)) return Status::InvalidValue;
-  s.surfaces.erase(handle);
+Status TextureManager::surface_destroy(uint64_t handle) {
+  std::lock_guard lk(mu_);
+  if (!reg_.remove_surface(handle)) return Status::InvalidValue;
+  surfaces_.erase(handle);
   return Status::Success;
 }
 
-Status surface_resource(Runtime& rt, uint64_t handle, ResourceSpec* out) {
-  State& s = state(rt);
-  std::lock_guard lk(s.mu);
-  auto it = s.surfaces.find(handle);
-  if (it == s.surfaces.end() || !out) return Status::InvalidValue;
+Status TextureManager::surface_resource(uint64_t handle, ResourceSpec* out) {
+  std::lock_guard lk(mu_);
+  auto it = surfaces_.find(handle);
+  if (it == surfaces_.end() || !out) return Status::InvalidValue;
   *out = it->second;
   return Status::Success;
 }
 
-const exec::TextureRegistry* texture_registry(const Runtime& rt) { return &state(rt).reg; }
+// ---------------------------------------------------------------- the free functions (the C++ API)
+
+Status array_create(Runtime& rt, void** out, const ChannelDesc& desc, size_t width, size_t height, size_t depth,
+                    unsigned flags) {
+  return rt.textures().array_create(out, desc, width, height, depth, flags);
+}
+Status array_free(Runtime& rt, void* array) { return rt.textures().array_free(array); }
+Status array_info(Runtime& rt, const void* array, ArrayInfo* out) { return rt.textures().array_info(array, out); }
+Status array_copy_to(Runtime& rt, void* array, size_t woffset, size_t hoffset, const void* src, size_t spitch,
+                     size_t width, size_t height, CopyKind kind) {
+  return rt.textures().array_copy_to(array, woffset, hoffset, src, spitch, width, height, kind);
+}
+Status array_copy_from(Runtime& rt, void* dst, size_t dpitch, const void* array, size_t woffset, size_t hoffset,
+                       size_t width, size_t height, CopyKind kind) {
+  return rt.textures().array_copy_from(dst, dpitch, array, woffset, hoffset, width, height, kind);
+}
+Status copy_3d(Runtime& rt, const Copy3DSide& src, const Copy3DSide& dst, size_t width, size_t height, size_t depth,
+               CopyKind kind) {
+  return rt.textures().copy_3d(src, dst, width, height, depth, kind);
+}
+Status texture_create(Runtime& rt, uint64_t* out, const ResourceSpec& res, const TextureSpec& tex) {
+  return rt.textures().texture_create(out, res, tex);
+}
+Status texture_destroy(Runtime& rt, uint64_t handle) { return rt.textures().texture_destroy(handle); }
+Status texture_resource(Runtime& rt, uint64_t handle, ResourceSpec* out) {
+  return rt.textures().texture_resource(handle, out);
+}
+Status texture_spec(Runtime& rt, uint64_t handle, TextureSpec* out) { return rt.textures().texture_spec(handle, out); }
+Status surface_create(Runtime& rt, uint64_t* out, const ResourceSpec& res) {
+  return rt.textures().surface_create(out, res);
+}
+Status surface_destroy(Runtime& rt, uint64_t handle) { return rt.textures().surface_destroy(handle); }
+Status surface_resource(Runtime& rt, uint64_t handle, ResourceSpec* out) {
+  return rt.textures().surface_resource(handle, out);
+}
+const exec::TextureRegistry* texture_registry(const Runtime& rt) { return rt.textures().registry(); }
 
 }  // namespace softgpu::runtime

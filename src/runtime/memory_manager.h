@@ -1,0 +1,48 @@
+// The runtime's memory component: the simulated device memory of one
+// Runtime (which owns it; src/runtime/memory_manager.cpp) and the checked
+// operations on it: allocation and release of device, managed, pinned and
+// registered memory, copies, memsets, pointer queries and the host-memory
+// budget checks before a host-side write. The facade (memory.cpp) adds the
+// prologue, stream validation and the capture and stream-ordered hooks.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "exec/device_memory.h"
+#include "runtime/runtime.h"
+
+namespace softgpu::runtime {
+
+class MemoryManager {
+ public:
+  MemoryManager(uint64_t capacity_bytes, uint64_t host_memory_limit);
+  MemoryManager(const MemoryManager&) = delete;
+  MemoryManager& operator=(const MemoryManager&) = delete;
+
+  exec::DeviceMemory& device() { return *memory_; }
+  const exec::DeviceMemory& device() const { return *memory_; }
+
+  Status malloc(void** out, size_t size);
+  Status malloc_managed(void** out, size_t size, unsigned flags);
+  Status host_alloc(void** out, size_t size, unsigned flags);
+  Status free_device(void* p);  // device or managed memory (p not null)
+  Status free_host(void* p);
+  Status host_register(void* p, size_t size, unsigned flags);
+  Status host_unregister(void* p);
+  Status host_get_device_pointer(void** out, void* host, unsigned flags);
+  // [p, p+n) must lie inside one live allocation of any kind.
+  Status check_range(const void* p, size_t n) const;
+  Status copy(void* dst, const void* src, size_t n, CopyKind kind);
+  Status copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                 CopyKind kind);
+  Status set(void* dst, int value, size_t n);
+  Status set_2d(void* dst, size_t pitch, int value, size_t width, size_t height);
+  Status info(size_t* free_bytes, size_t* total_bytes) const;
+  Status pointer_info(const void* p, PointerInfo* out) const;
+
+ private:
+  std::unique_ptr<exec::DeviceMemory> memory_;
+};
+
+}  // namespace softgpu::runtime

@@ -1,0 +1,46 @@
+// The runtime's streams-and-events component: the stream and event handles
+// of one Runtime (which owns it; src/runtime/streams.cpp) and what they
+// carry (a stream's flags and priority, an event's flags and recorded time).
+// Handles are validated here; the work on them runs in the facade, which
+// also calls the capture and pool hooks around these calls.
+#pragma once
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+
+#include "common/types.h"
+
+namespace softgpu::runtime {
+
+class StreamsAndEvents {
+ public:
+  struct Stream { unsigned flags = 0; int priority = 0; };
+  struct Event {
+    unsigned flags = 0;
+    std::optional<std::chrono::steady_clock::time_point> when;
+    std::optional<double> simulated_us;  // under --timing: the simulated clock when recorded
+  };
+
+  // Success for the default streams (null, legacy, per-thread) and live
+  // streams; InvalidResourceHandle otherwise.
+  Status check_stream(void* stream) const;
+  // A created stream (null for the default streams and unknown handles).
+  const Stream* find_stream(void* stream) const;
+  Status create_stream(void** out, unsigned flags, int priority);
+  bool destroy_stream(void* stream);  // false: not a created stream
+
+  bool has_event(void* event) const;
+  Status create_event(void** out, unsigned flags);
+  bool destroy_event(void* event);  // false: not an event
+  Event* find_event(void* event);
+  Status elapsed(float* ms, void* start, void* end) const;
+
+  void clear();  // cudaDeviceReset
+
+ private:
+  std::unordered_map<void*, std::unique_ptr<Stream>> streams_;
+  std::unordered_map<void*, std::unique_ptr<Event>> events_;
+};
+
+}  // namespace softgpu::runtime
