@@ -61,8 +61,10 @@ class ExecutionListener {
   virtual ~ExecutionListener() = default;
   virtual void launch_begin(const LaunchInfo&) {}
   // Returns a context the executor hands back in every WarpStep of this CTA
-  // (so a listener needs no lookup per step), and to cta_end.
-  virtual void* cta_begin(uint32_t /*cta_linear*/, Dim3 /*ctaid*/, uint32_t /*warps*/) { return nullptr; }
+  // (so a listener needs no lookup per step), and to cta_end. nullptr
+  // means the listener wants no steps of this CTA (a timing sample skips
+  // it), which then runs at full speed.
+  virtual void* cta_begin(uint32_t /*cta_linear*/, Dim3 /*ctaid*/, uint32_t /*warps*/) = 0;
   // Called on the host thread running the warp's CTA; calls for one CTA
   // come from one thread. Must be thread-safe across CTAs when threads > 1.
   virtual void step(const WarpStep&) = 0;

@@ -145,7 +145,7 @@ bool Warp::step() {
     const isa::UnitClass u = isa::info(in.op).unit;
     if ((u == isa::UnitClass::Warp || u == isa::UnitClass::Sync) && its_sync_point(in)) return true;
   }
-  if (L_.opts->listener) {
+  if (L_.opts->listener && cta_.listener_ctx) {
     const Function& f = *fn_;  // a call changes fn_
     tracing_ = true;
     accesses_.clear();

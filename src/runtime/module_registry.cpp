@@ -11,7 +11,6 @@
 
 #include <fmt/core.h>
 
-#include "config/occupancy.h"
 #include "fatbin/fatbin.h"
 #include "ptx/parser.h"
 

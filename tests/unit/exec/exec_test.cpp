@@ -291,6 +291,7 @@ TEST(Exec, PartlyOutOfBoundsWarpFaults) {
 struct ThrowingObserver : exec::ExecutionListener {
   std::atomic<uint64_t> seen{0};
   uint64_t after = 0;
+  void* cta_begin(uint32_t, Dim3, uint32_t) override { return this; }
   void step(const exec::WarpStep&) override {
     if (seen.fetch_add(1) >= after) throw std::bad_alloc();
   }

@@ -83,7 +83,7 @@ struct Recorder : exec::ExecutionListener {
   void* cta_begin(uint32_t, Dim3, uint32_t) override {
     std::lock_guard l(mu);
     ++begins;
-    return nullptr;
+    return this;
   }
   void cta_end(uint32_t, void*) override {
     std::lock_guard l(mu);
