@@ -85,6 +85,57 @@ double cold_latency(Device& d, timing::TimingSession& s, uint64_t lines, uint64_
   return c2 / double(lines / 2);  // includes the launch's own few hundred cycles over many steps
 }
 
+// Per SM and cycle, from the difference of two loop lengths (launch and
+// tail cancel): `work_per_iter` units per thread per loop iteration of 32.
+double rate_per_sm(Device& d, timing::TimingSession& s, const config::GpuConfig& g, const char* k,
+                   double units_per_op) {
+  const uint32_t block = 512, ctas = g.sm_count * std::max<uint32_t>(1, g.max_threads_per_sm / block);
+  void* out = d.alloc(8);
+  const uint32_t n1 = 256, n2 = 512;
+  const double c1 = double(timed(d, s, k, {ctas}, {block}, n1, out).cycles);
+  const double c2 = double(timed(d, s, k, {ctas}, {block}, n2, out).cycles);
+  return units_per_op * double(ctas) * block * (n2 - n1) / ((c2 - c1) * g.sm_count);
+}
+
+double fma_latency(Device& d, timing::TimingSession& s) {
+  void* out = d.alloc(8);
+  const double c1 = double(timed(d, s, "fma_chain", {1}, {32}, 4096u, out).cycles);  // multiples of 32
+  const double c2 = double(timed(d, s, "fma_chain", {1}, {32}, 8192u, out).cycles);
+  return (c2 - c1) / 4096;
+}
+
+// Shared-memory bytes per cycle per SM: one CTA of 1024 threads per SM.
+double smem_rate(Device& d, timing::TimingSession& s, const config::GpuConfig& g, uint32_t stride) {
+  void* out = d.alloc(8);
+  const uint32_t n1 = 256, n2 = 512;
+  const double c1 = double(timed(d, s, "smem_read", {g.sm_count}, {1024}, n1, stride, out).cycles);
+  const double c2 = double(timed(d, s, "smem_read", {g.sm_count}, {1024}, n2, stride, out).cycles);
+  return 4.0 * 1024 * (n2 - n1) / (c2 - c1);
+}
+
+void throughput_table(const std::vector<config::GpuConfig>& gpus) {
+  std::cout << "\n| GPU | FMA latency: model / config | FP32 FLOP/clk/SM: model / peak | MUFU ex2/clk/SM: model / peak "
+               "| FP64 FLOP/clk/SM: model / peak | shared B/clk/SM, no conflicts / 32-way: model / peak |\n"
+               "|---|---|---|---|---|---|\n";
+  for (const auto& g : gpus) {
+    auto s = timing::TimingSession::create(g);
+    if (!s) throw std::runtime_error(s.error().message);
+    Device d;
+    const auto& t = g.timing;
+    const double sp = t.sub_partitions;
+    const double lat = fma_latency(d, **s);
+    const double fma = rate_per_sm(d, **s, g, "fma_tput", 2);
+    const double ex2 = rate_per_sm(d, **s, g, "ex2_tput", 1);
+    const double dfma = rate_per_sm(d, **s, g, "dfma_tput", 2);
+    const double sm1 = smem_rate(d, **s, g, 1), sm32 = smem_rate(d, **s, g, 32);
+    std::cout << fmt::format("| {} | {:.2f} / {} | {:.1f} / {:.0f} | {:.2f} / {:.0f} | {:.2f} / {:.0f} | {:.1f} / {:.2f} "
+                             "vs {:.0f} / {:.0f} |\n",
+                             g.key, lat, t.fma.latency, fma, 2 * 32 * sp / t.fma.interval, ex2, 32 * sp / t.xu.interval,
+                             dfma, 2 * 32 * sp / t.fp64.interval, sm1, sm32, t.shared_bytes_per_clock,
+                             t.shared_bytes_per_clock / 32);
+  }
+}
+
 }  // namespace
 
 // Sampled against full simulation of one triad (many waves) on `gpu`:
@@ -143,6 +194,7 @@ int main(int argc, char** argv) {
                                m.l1_latency, l2, m.l2_latency, dram, m.dram_latency, tbps,
                                g.memory_bandwidth_gbps * m.dram_efficiency / 1000);
     }
+    throughput_table(*gpus);
   } catch (const std::exception& e) {
     std::cerr << "timing_validate: " << e.what() << "\n";
     return 1;
