@@ -21,8 +21,7 @@
 
 #include "config/gpu_config.h"
 #include "config/occupancy.h"
-#include "exec/engine.h"
-#include "ptx/parser.h"
+#include "ptx_device.h"
 #include "timing/kernel_model.h"
 #include "timing/params_from_config.h"
 #include "timing/recorder.h"
@@ -31,48 +30,21 @@ using namespace softgpu;
 
 namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using Device = test::PtxDevice;
 
-struct Device {
-  exec::DeviceMemory mem{Bytes{1ull << 31}};
-  std::shared_ptr<exec::LoadedProgram> prog;
-  explicit Device(const std::string& ptx_name) {
-    const std::string path = std::string(SOFTGPU_PTX_CORPUS) + "/" + ptx_name + ".ptx";
-    const std::string text = slurp(path);
-    auto pr = ptx::parse(text, path);
-    if (!pr.module) throw std::runtime_error(ptx::render(pr.diagnostics, text));
-    std::vector<ptx::Module> mods;
-    mods.push_back(std::move(*pr.module));
-    auto lr = exec::load_program(std::move(mods), mem);
-    if (!lr.program) throw std::runtime_error(ptx::render(lr.diagnostics, text));
-    prog = lr.program;
-  }
-  template <class T>
-  T* alloc(size_t n) {
-    return reinterpret_cast<T*>(mem.allocate(Bytes{n * sizeof(T)}, exec::MemKind::Device)->value);
-  }
-};
+Device corpus(const std::string& name) {
+  return Device::from_file(std::string(SOFTGPU_PTX_CORPUS) + "/" + name + ".ptx");
+}
 
 struct Launch {
   std::string kernel;
-  Dim3 grid, block;
-  std::vector<std::byte> params;
+  exec::LaunchConfig cfg;
 };
 
 template <class... A>
 Launch make_launch(const Device& d, std::string k, Dim3 g, Dim3 b, A... args) {
-  Launch l{std::move(k), g, b, {}};
-  const auto* ki = exec::find_kernel(*d.prog, l.kernel);
-  if (!ki) throw std::runtime_error("no kernel " + l.kernel);
-  l.params.resize(ki->param_bytes);
-  size_t i = 0;
-  ((std::memcpy(l.params.data() + ki->params[i++].offset, &args, sizeof args)), ...);
-  return l;
+  auto cfg = d.config(k, g, b, args...);
+  return {std::move(k), std::move(cfg)};
 }
 
 struct Timed {
@@ -82,7 +54,7 @@ struct Timed {
 
 Timed time_launch(Device& d, const Launch& l, const config::GpuConfig& gpu) {
   const auto* ki = exec::find_kernel(*d.prog, l.kernel);
-  const auto occ = config::occupancy(gpu, {l.block.count(), 0, ki->static_shared_bytes});
+  const auto occ = config::occupancy(gpu, {l.cfg.block.count(), 0, ki->static_shared_bytes});
   const uint64_t carveout =
       ki->static_shared_bytes ? std::min<uint64_t>(gpu.shared_memory_per_sm,
                                                    uint64_t(occ.blocks_per_sm) *
@@ -90,7 +62,7 @@ Timed time_launch(Device& d, const Launch& l, const config::GpuConfig& gpu) {
                               : 0;
   auto p = timing::params_from(gpu, carveout);
   if (!p) throw std::runtime_error(p.error().message);
-  timing::KernelModel model(*p, {l.kernel, l.grid, l.block, std::max<uint32_t>(occ.blocks_per_sm, 1)},
+  timing::KernelModel model(*p, {l.kernel, l.cfg.grid, l.cfg.block, std::max<uint32_t>(occ.blocks_per_sm, 1)},
                             gpu.max_warps_per_sm);
   timing::TraceRecorder rec([&](std::unique_ptr<timing::CtaTrace> t) { model.add(std::move(t)); },
                             [&](uint32_t c) { return model.wanted(c); });
@@ -98,11 +70,7 @@ Timed time_launch(Device& d, const Launch& l, const config::GpuConfig& gpu) {
   opts.threads = 2;
   opts.listener = &rec;
   opts.sm_count = gpu.sm_count;
-  exec::LaunchConfig cfg;
-  cfg.grid = l.grid;
-  cfg.block = l.block;
-  cfg.params = l.params;
-  auto r = exec::launch(*d.prog, l.kernel, cfg, d.mem, opts);
+  auto r = d.launch(l.kernel, l.cfg, opts);
   if (r.status != Status::Success)
     throw std::runtime_error(r.fault ? r.fault->message : fmt::format("status {}", int(r.status)));
   auto k = model.finish();
@@ -131,7 +99,7 @@ void require(bool ok, const std::string& what) {
 std::vector<Case> cases() {
   std::vector<Case> v;
   v.push_back({"vadd_256k", [](const config::GpuConfig& g) {
-                 Device d("vadd");
+                 Device d = corpus("vadd");
                  const int n = 1 << 18;
                  float *a = d.alloc<float>(n), *b = d.alloc<float>(n), *c = d.alloc<float>(n);
                  for (int i = 0; i < n; ++i) { a[i] = float(i); b[i] = 0.5f; }
@@ -140,7 +108,7 @@ std::vector<Case> cases() {
                  return r;
                }});
   v.push_back({"reduce_sum_256k", [](const config::GpuConfig& g) {
-                 Device d("reduce");
+                 Device d = corpus("reduce");
                  const int n = 1 << 18;
                  int *in = d.alloc<int>(n), *sums = d.alloc<int>(n / 256);
                  for (int i = 0; i < n; ++i) in[i] = i % 7;
@@ -151,7 +119,7 @@ std::vector<Case> cases() {
                  return r;
                }});
   v.push_back({"atomics_64k", [](const config::GpuConfig& g) {
-                 Device d("atomics");
+                 Device d = corpus("atomics");
                  const int n = 1 << 16;
                  int *cnt = d.alloc<int>(6), *vals = d.alloc<int>(n);
                  int init[6] = {0, 0, INT32_MIN, INT32_MAX, 0, -1};
@@ -162,7 +130,7 @@ std::vector<Case> cases() {
                  return r;
                }});
   v.push_back({"branches_64k", [](const config::GpuConfig& g) {
-                 Device d("branches");
+                 Device d = corpus("branches");
                  const int n = 1 << 16;
                  int *in = d.alloc<int>(n), *out = d.alloc<int>(n);
                  for (int i = 0; i < n; ++i) in[i] = i % 97 - 5;
@@ -208,7 +176,7 @@ int main(int argc, char** argv) {
     std::cout << "wrote " << got.size() << " baselines to " << write << "\n";
     return 0;
   }
-  const std::string want = slurp(compare);
+  const std::string want = test::read_text_file(compare);
   if (want == text) {
     std::cout << got.size() << " baselines match\n";
     return 0;

@@ -13,44 +13,25 @@
 #include <sstream>
 
 #include "config/gpu_config.h"
-#include "exec/engine.h"
-#include "ptx/parser.h"
+#include "ptx_device.h"
 #include "timing/session.h"
 
 using namespace softgpu;
 
 namespace {
 
-struct Device {
-  exec::DeviceMemory mem{Bytes{1ull << 33}};
-  std::shared_ptr<exec::LoadedProgram> prog;
-  Device() {
-    std::ifstream f(SOFTGPU_MICRO_PTX);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    auto pr = ptx::parse(ss.str(), "micro.ptx");
-    if (!pr.module) throw std::runtime_error(ptx::render(pr.diagnostics, ss.str()));
-    std::vector<ptx::Module> mods;
-    mods.push_back(std::move(*pr.module));
-    prog = exec::load_program(std::move(mods), mem).program;
-    if (!prog) throw std::runtime_error("micro.ptx did not load");
-  }
-  void* alloc(uint64_t bytes) { return reinterpret_cast<void*>(mem.allocate(Bytes{bytes}, exec::MemKind::Device)->value); }
+struct Device : test::PtxDevice {
+  Device() : PtxDevice(test::read_text_file(SOFTGPU_MICRO_PTX), "micro.ptx", 1ull << 33) {}
+  void* alloc(uint64_t bytes) { return PtxDevice::alloc<std::byte>(bytes); }
 };
 
 template <class... A>
 const timing::KernelTiming& timed(Device& d, timing::TimingSession& s, const char* k, Dim3 g, Dim3 b, A... args) {
-  exec::LaunchConfig cfg;
-  cfg.grid = g;
-  cfg.block = b;
-  const auto* ki = exec::find_kernel(*d.prog, k);
-  cfg.params.resize(ki->param_bytes);
-  size_t i = 0;
-  ((std::memcpy(cfg.params.data() + ki->params[i++].offset, &args, sizeof args)), ...);
+  const auto cfg = d.config(k, g, b, args...);
   exec::ExecOptions opts;
   opts.threads = 2;
   opts.listener = s.begin_launch({k, g, b, 0, 0});
-  auto r = exec::launch(*d.prog, k, cfg, d.mem, opts);
+  auto r = d.launch(k, cfg, opts);
   if (r.status != Status::Success) throw std::runtime_error(r.fault ? r.fault->message : "launch failed");
   return s.end_launch();
 }

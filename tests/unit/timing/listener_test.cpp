@@ -6,9 +6,8 @@
 #include <cstring>
 #include <mutex>
 
-#include "exec/engine.h"
+#include "../../timing/ptx_device.h"
 #include "exec/listener.h"
-#include "ptx/parser.h"
 #include "timing/kernel_model.h"
 #include "timing/recorder.h"
 
@@ -106,29 +105,12 @@ struct Recorder : exec::ExecutionListener {
   }
 };
 
-struct Gpu {
-  exec::DeviceMemory mem{Bytes{1ull << 30}};
-  std::shared_ptr<exec::LoadedProgram> prog;
+struct Gpu : test::PtxDevice {
   exec::ExecOptions opts;
-  Gpu() {
-    auto pr = ptx::parse(kPtx, "listener.ptx");
-    EXPECT_TRUE(pr.module) << ptx::render(pr.diagnostics, kPtx);
-    std::vector<ptx::Module> mods;
-    mods.push_back(std::move(*pr.module));
-    auto lr = exec::load_program(std::move(mods), mem);
-    EXPECT_TRUE(lr.program) << ptx::render(lr.diagnostics, kPtx);
-    prog = lr.program;
-  }
-  float* alloc(size_t n) { return reinterpret_cast<float*>(mem.allocate(Bytes{n * 4}, exec::MemKind::Device)->value); }
+  Gpu() : PtxDevice(kPtx, "listener.ptx", 1ull << 30) {}
+  float* alloc(size_t n) { return PtxDevice::alloc<float>(n); }
   exec::LaunchResult run(const char* k, Dim3 grid, Dim3 block, float* in, float* out) {
-    exec::LaunchConfig cfg;
-    cfg.grid = grid;
-    cfg.block = block;
-    const auto* ki = exec::find_kernel(*prog, k);
-    cfg.params.resize(ki->param_bytes);
-    std::memcpy(cfg.params.data() + ki->params[0].offset, &in, 8);
-    std::memcpy(cfg.params.data() + ki->params[1].offset, &out, 8);
-    return exec::launch(*prog, k, cfg, mem, opts);
+    return launch(k, config(k, grid, block, in, out), opts);
   }
 };
 

@@ -8,8 +8,7 @@
 #include <sstream>
 
 #include "config/gpu_config.h"
-#include "exec/engine.h"
-#include "ptx/parser.h"
+#include "../../timing/ptx_device.h"
 #include "timing/session.h"
 
 using namespace softgpu;
@@ -51,28 +50,16 @@ TEST(TimingSession, ClockSummaryAndReport) {
   ASSERT_TRUE(s) << s.error().message;
   timing::TimingSession& t = **s;
 
-  exec::DeviceMemory mem{Bytes{1ull << 30}};
-  auto pr = ptx::parse(kPtx, "scale.ptx");
-  ASSERT_TRUE(pr.module);
-  std::vector<ptx::Module> mods;
-  mods.push_back(std::move(*pr.module));
-  auto lr = exec::load_program(std::move(mods), mem);
-  ASSERT_TRUE(lr.program);
+  test::PtxDevice d(kPtx, "scale.ptx", 1ull << 30);
   const int n = 1 << 16;
-  float* x = reinterpret_cast<float*>(mem.allocate(Bytes{n * 4}, exec::MemKind::Device)->value);
+  float* x = d.alloc<float>(n);
   for (int i = 0; i < n; ++i) x[i] = float(i);
-  exec::LaunchConfig cfg;
-  cfg.grid = {n / 256, 1, 1};
-  cfg.block = {256, 1, 1};
-  const auto* ki = exec::find_kernel(*lr.program, "scale");
-  cfg.params.resize(ki->param_bytes);
-  std::memcpy(cfg.params.data() + ki->params[0].offset, &x, 8);
-  std::memcpy(cfg.params.data() + ki->params[1].offset, &n, 4);
+  const auto cfg = d.config("scale", {n / 256, 1, 1}, {256, 1, 1}, x, n);
 
   exec::ExecOptions opts;
   for (int rep = 0; rep < 2; ++rep) {
     opts.listener = t.begin_launch({"scale", cfg.grid, cfg.block, 0, 0});
-    ASSERT_EQ(exec::launch(*lr.program, "scale", cfg, mem, opts).status, Status::Success);
+    ASSERT_EQ(d.launch("scale", cfg, opts).status, Status::Success);
     t.end_launch();
   }
   for (int i = 0; i < n; i += 1001) EXPECT_EQ(x[i], float(i) * 4) << i;  // timing does not change results
