@@ -39,9 +39,10 @@ void Warp::report_step(const Function& f, uint32_t pc, const Inst& in, uint32_t 
     std::array<uint64_t, kWarpSize> addr{};
   };
   std::vector<Group> groups;
-  std::array<uint8_t, kWarpSize * 2 * 8> seen{};  // per lane, direction and space: accesses so far
+  constexpr size_t kSpaces = size_t(ptx::Space::Generic) + 1;
+  std::array<uint8_t, kWarpSize * 2 * kSpaces> seen{};  // per lane, direction and space: accesses so far
   for (const Access& a : accesses_) {
-    uint8_t& n = seen[(a.lane * 2 + a.write) * 8 + (uint8_t(a.space) & 7)];
+    uint8_t& n = seen[(a.lane * 2 + a.write) * kSpaces + uint8_t(a.space)];
     const uint32_t ord = n++;
     auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) {
       return x.space == a.space && x.write == a.write && x.ordinal == ord;

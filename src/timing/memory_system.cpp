@@ -38,17 +38,20 @@ double MemorySystem::to_l2(double t, const LineAccess& a, bool write) {
   // about everything they write, during the kernel or right after it. Its
   // DRAM bandwidth is charged when a sector first becomes dirty (so that a
   // sampled run sees it before the L2 fills), not again at the eviction.
-  if (o.newly_dirty) {
-    const uint64_t wb = uint64_t(popc(o.newly_dirty)) * kSectorBytes;
-    stats_.dram_bytes += wb;
-    dramq_.request(t, wb);
-  }
+  charge_write_back(t, o.newly_dirty);
   if (o.miss && !write) {
     const uint64_t rd = uint64_t(popc(o.miss)) * kSectorBytes;
     stats_.dram_bytes += rd;
     done = std::max(done, dramq_.request(t, rd));
   }
   return done;
+}
+
+void MemorySystem::charge_write_back(double t, uint8_t newly_dirty) {
+  if (!newly_dirty) return;
+  const uint64_t wb = uint64_t(popc(newly_dirty)) * kSectorBytes;
+  stats_.dram_bytes += wb;
+  dramq_.request(t, wb);
 }
 
 double MemorySystem::load(double t, const LineAccess* lines, uint32_t n) {
@@ -80,7 +83,7 @@ double MemorySystem::atomic(double t, const LineAccess* lines, uint32_t n, uint3
   for (uint32_t i = 0; i < n; ++i) {
     // The read half brings the line into the L2 if needed; the write half dirties it.
     done = std::max(done, to_l2(t, lines[i], false));
-    l2_.write(lines[i]);
+    charge_write_back(t, l2_.write(lines[i]).newly_dirty);
   }
   return done + double(p_.atomic_extra) * double(std::max<uint32_t>(serial, 1) - 1);
 }

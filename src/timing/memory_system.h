@@ -37,6 +37,7 @@ class MemorySystem {
 
  private:
   double to_l2(double t, const LineAccess& a, bool write);  // L2 (and DRAM behind it); returns done
+  void charge_write_back(double t, uint8_t newly_dirty);
   const TimingParams& p_;
   SectorCache l1_, l2_;
   BandwidthQueue l1q_, smemq_, l2q_, dramq_;
