@@ -10,18 +10,15 @@
 namespace softgpu::exec {
 namespace {
 
-using isa::Opcode;
-
+// From the opcode table: atomics (with a destination) and reductions (without),
+// hints, texture reads, async copies' global reads, plain loads and stores.
 AccessKind kind_of(const Inst& in, bool write, ptx::Space space) {
-  switch (in.op) {
-    case Opcode::Atom: return AccessKind::Atomic;
-    case Opcode::Red: return AccessKind::Reduce;
-    case Opcode::Prefetch: case Opcode::Prefetchu: case Opcode::Applypriority: case Opcode::Discard:
-      return AccessKind::Prefetch;
-    case Opcode::Tex: case Opcode::Tld4: case Opcode::Suld: return AccessKind::TexFetch;
-    default: break;
-  }
-  if (isa::has_flag(in.op, isa::kAsync) && !write && space != ptx::Space::Shared) return AccessKind::AsyncCopy;
+  const isa::OpcodeInfo& info = isa::info(in.op);
+  if (info.has(isa::kAtomic) && !info.has(isa::kBarrier))
+    return info.destinations ? AccessKind::Atomic : AccessKind::Reduce;
+  if (info.has(isa::kMemHint)) return AccessKind::Prefetch;
+  if (info.unit == isa::UnitClass::Texture && !write) return AccessKind::TexFetch;
+  if (info.has(isa::kAsync) && !write && space != ptx::Space::Shared) return AccessKind::AsyncCopy;
   return write ? AccessKind::Store : AccessKind::Load;
 }
 
@@ -72,7 +69,7 @@ void Warp::report_step(const Function& f, uint32_t pc, const Inst& in, uint32_t 
   st.inst = &in;
   st.active = active;
   st.executed = mask;
-  if (in.op == Opcode::Bra || in.op == Opcode::Brx) st.taken = mask;
+  if (isa::has_flag(in.op, isa::kBranch)) st.taken = mask;
   st.mem = mem;
   if (faulted_) st.outcome = StepOutcome::Faulted;
   else if (state == WarpState::AtBarrier) { st.outcome = StepOutcome::AtBarrier; st.barrier_id = bar_id; }

@@ -12,30 +12,23 @@ namespace {
 using exec::AccessKind;
 using ptx::Space;
 
-// Lanes per distinct address, worst case: same-address atomics serialize.
-uint16_t worst_same_address(const exec::MemoryAccess& a) {
+// The distinct addresses of the active lanes, and the most lanes on one
+// (same-address atomics serialize; constant-cache reads cost per address).
+struct AddressCounts {
+  uint16_t distinct = 0, worst = 0;
+};
+AddressCounts count_addresses(const exec::MemoryAccess& a) {
   uint64_t seen[32];
   uint16_t count[32] = {};
-  uint32_t n = 0;
-  uint16_t worst = 0;
+  AddressCounts c;
   for (uint32_t m = a.lanes; m; m &= m - 1) {
     const uint64_t x = a.lane_addr[std::countr_zero(m)];
     uint32_t i = 0;
-    while (i < n && seen[i] != x) ++i;
-    if (i == n) seen[n++] = x;
-    worst = std::max<uint16_t>(worst, ++count[i]);
+    while (i < c.distinct && seen[i] != x) ++i;
+    if (i == c.distinct) seen[c.distinct++] = x;
+    c.worst = std::max<uint16_t>(c.worst, ++count[i]);
   }
-  return worst;
-}
-
-uint16_t distinct_addresses(const exec::MemoryAccess& a) {
-  uint64_t seen[32];
-  uint32_t n = 0;
-  for (uint32_t m = a.lanes; m; m &= m - 1) {
-    const uint64_t x = a.lane_addr[std::countr_zero(m)];
-    if (std::find(seen, seen + n, x) == seen + n) seen[n++] = x;
-  }
-  return uint16_t(n);
+  return c;
 }
 
 void add_lines(CtaTrace& t, TraceOp& op, const exec::MemoryAccess& a) {
@@ -71,10 +64,10 @@ void TraceRecorder::append(CtaTrace& t, const exec::WarpStep& s) {
       op.wavefronts = uint16_t(shared_wavefronts(a.lane_addr, a.lanes, a.bytes_per_lane));
     } else if (a.space == Space::Const || a.space == Space::Param) {
       op.kind = OpKind::Constant;
-      op.wavefronts = distinct_addresses(a);
+      op.wavefronts = count_addresses(a).distinct;
     } else if (a.kind == AccessKind::Atomic || a.kind == AccessKind::Reduce) {
       op.kind = OpKind::Atomic;
-      op.wavefronts = worst_same_address(a);
+      op.wavefronts = count_addresses(a).worst;
       add_lines(t, op, a);
     } else if (a.kind == AccessKind::AsyncCopy) {
       op.kind = OpKind::AsyncCopy;
