@@ -6,6 +6,7 @@
 
 #include <exception>
 #include <new>
+#include <source_location>
 
 #include "runtime/runtime.h"
 
@@ -19,17 +20,24 @@ inline Dim3 to_dim(const dim3& d) { return {d.x, d.y, d.z}; }
 
 inline runtime::CopyKind to_kind(cudaMemcpyKind k) { return static_cast<runtime::CopyKind>(static_cast<int>(k)); }
 
+// A failed call, for the sanitizers ("Program hit ... on CUDA API call to
+// cudaMalloc"); `function` is the calling function's signature.
+void note_api_error(const char* function, cudaError_t e) noexcept;
+
 // Runs f (returning Status) and turns any escaping exception into an error
 // code: nothing may unwind into the C program.
 template <class F>
-cudaError_t call(F&& f) noexcept {
+cudaError_t call(F&& f, std::source_location loc = std::source_location::current()) noexcept {
+  cudaError_t e;
   try {
-    return to_cuda(f());
+    e = to_cuda(f());
   } catch (const std::bad_alloc&) {
-    return cudaErrorMemoryAllocation;
+    e = cudaErrorMemoryAllocation;
   } catch (...) {
-    return cudaErrorUnknown;
+    e = cudaErrorUnknown;
   }
+  if (e != cudaSuccess && e != cudaErrorNotReady) note_api_error(loc.function_name(), e);
+  return e;
 }
 
 }  // namespace softgpu::cudart

@@ -1,4 +1,6 @@
 // cudaGetErrorName / cudaGetErrorString for every cudaError_t value.
+#include <string_view>
+
 #include "cudart/cudart_internal.h"
 
 namespace {
@@ -30,3 +32,19 @@ const char* cudaGetErrorString(cudaError_t error) {
   const ErrorText* t = lookup(error);
   return t ? t->text : "unrecognized error code";
 }
+
+namespace softgpu::cudart {
+
+void note_api_error(const char* function, cudaError_t e) noexcept {
+  try {
+    // "cudaError_t cudaMalloc(void**, size_t)" -> "cudaMalloc"
+    std::string_view f = function;
+    f = f.substr(0, f.find('('));
+    if (auto sp = f.rfind(' '); sp != std::string_view::npos) f = f.substr(sp + 1);
+    if (f == "cudaGetLastError" || f == "cudaPeekAtLastError") return;  // they report, not fail
+    rt().api_error(f, int(e), cudaGetErrorName(e), cudaGetErrorString(e));
+  } catch (...) {
+  }
+}
+
+}  // namespace softgpu::cudart

@@ -71,6 +71,7 @@ Result<DeviceAddr> DeviceMemory::allocate(Bytes size, MemKind kind, std::string 
     Allocation a{base, size.value, kind, std::move(label), fp};
     external_[base] = a;
     allocs_[base] = std::move(a);
+    if (observer_) observer_->allocated(allocs_[base]);
     return DeviceAddr{base};
   }
   const uint64_t align = size.value >= kLargeAlign ? kLargeAlign : kGranule;
@@ -101,6 +102,7 @@ Result<DeviceAddr> DeviceMemory::allocate(Bytes size, MemKind kind, std::string 
   if (kind == MemKind::Symbol || kind == MemKind::Managed) arena_.touch(base, fp);
   allocs_[base] = Allocation{base, size.value, kind, std::move(label), fp};
   used_ += fp;
+  if (observer_) observer_->allocated(allocs_[base]);
   return DeviceAddr{base};
 }
 
@@ -118,12 +120,14 @@ Status DeviceMemory::register_external(DeviceAddr base, Bytes size) {
   Allocation a{base.value, size.value, MemKind::Registered, {}, size.value};
   external_[base.value] = a;
   allocs_[base.value] = std::move(a);
+  if (observer_) observer_->allocated(allocs_[base.value]);
   return Status::Success;
 }
 
 Status DeviceMemory::release_locked(std::map<uint64_t, Allocation>::iterator it) {
   const Allocation a = it->second;
   allocs_.erase(it);
+  if (observer_) observer_->released(a);
   if (a.kind == MemKind::Registered || a.kind == MemKind::Pinned) {
     external_.erase(a.base);
     if (a.kind == MemKind::Pinned) munmap(reinterpret_cast<void*>(a.base), a.footprint);
@@ -157,6 +161,28 @@ std::optional<Allocation> DeviceMemory::find(DeviceAddr addr) const {
   --it;
   if (addr.value - it->second.base >= it->second.size) return std::nullopt;
   return it->second;
+}
+
+std::optional<Allocation> DeviceMemory::nearest(DeviceAddr addr) const {
+  std::shared_lock lock(mu_);
+  auto above = allocs_.upper_bound(addr.value);
+  std::optional<Allocation> best;
+  uint64_t dist = ~uint64_t(0);
+  if (above != allocs_.begin()) {
+    const Allocation& b = std::prev(above)->second;
+    dist = addr.value - b.base < b.size ? 0 : addr.value - (b.base + b.size) + 1;
+    best = b;
+  }
+  if (above != allocs_.end() && above->second.base - addr.value < dist) best = above->second;
+  return best;
+}
+
+std::vector<Allocation> DeviceMemory::allocations() const {
+  std::shared_lock lock(mu_);
+  std::vector<Allocation> v;
+  v.reserve(allocs_.size());
+  for (const auto& [b, a] : allocs_) v.push_back(a);
+  return v;
 }
 
 bool DeviceMemory::contains(DeviceAddr addr, Bytes size) const {

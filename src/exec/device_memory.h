@@ -83,6 +83,18 @@ class DeviceHeap {
   std::unordered_map<uint64_t, uint64_t> used_;  // offset -> bytes
 };
 
+// Told of allocation changes and host-side writes (sanitizers' shadow
+// state); set with DeviceMemory::set_observer. Called with the memory's lock
+// held: must not call back into DeviceMemory.
+class MemoryObserver {
+ public:
+  virtual ~MemoryObserver() = default;
+  virtual void allocated(const Allocation&) {}
+  virtual void released(const Allocation&) {}
+  // A copy or memset from the host side is about to write [addr, addr+n).
+  virtual void host_write(uint64_t /*addr*/, uint64_t /*n*/) {}
+};
+
 class DeviceMemory {
  public:
   static constexpr uint64_t kGranule = 512;                  // small allocations: alignment and size step
@@ -105,6 +117,11 @@ class DeviceMemory {
   // start of a live allocation of one of the given kinds.
   Status release(DeviceAddr base, std::initializer_list<MemKind> kinds);
   std::optional<Allocation> find(DeviceAddr addr) const;  // containing allocation
+  // The allocation nearest to addr (containing it, or the closest one below
+  // or above by distance), for error reports; nullopt when there is none.
+  std::optional<Allocation> nearest(DeviceAddr addr) const;
+  std::vector<Allocation> allocations() const;  // every live one, by base
+  void set_observer(MemoryObserver* o) { observer_ = o; }
   // True if [addr, addr+size) lies inside one live allocation.
   bool contains(DeviceAddr addr, Bytes size) const;
   // Pinned and registered regions (outside the arena), sorted by base.
@@ -155,6 +172,7 @@ class DeviceMemory {
   std::atomic<uint64_t> last_touch_{0};
   mutable std::mutex heap_mu_;
   std::unique_ptr<DeviceHeap> heap_;
+  MemoryObserver* observer_ = nullptr;
 };
 
 }  // namespace softgpu::exec

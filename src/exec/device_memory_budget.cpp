@@ -59,6 +59,7 @@ bool DeviceMemory::check_budget(std::string* why) {
 
 Status DeviceMemory::prepare_write(const void* dst, size_t n, const char* what, std::string* why) {
   const uint64_t addr = reinterpret_cast<uint64_t>(dst);
+  if (observer_ && n) observer_->host_write(addr, n);
   if (n == 0 || !arena_.contains(addr, n)) return Status::Success;
   const uint64_t limit = budget_.limit();
   // Small writes into chunks already counted need no measurement unless tight.

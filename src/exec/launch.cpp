@@ -43,8 +43,13 @@ bool release_barriers(LaunchState& L, Cta& cta, std::vector<std::unique_ptr<Warp
     if (!waiting) continue;
     if (!expected) expected = live;
     if (arrived < expected) continue;
-    for (auto& w : warps)
-      if (w->state == WarpState::AtBarrier && w->bar_id == id) w->finish_barrier(popc, all, any);
+    uint32_t waited = 0;
+    for (size_t i = 0; i < warps.size(); ++i)
+      if (warps[i]->state == WarpState::AtBarrier && warps[i]->bar_id == id) {
+        warps[i]->finish_barrier(popc, all, any);
+        waited |= 1u << i;
+      }
+    if (L.opts->listener && cta.listener_ctx) L.opts->listener->barrier_released(cta.listener_ctx, id, waited);
     released = true;
   }
   // bar.arrive never waits.

@@ -72,9 +72,13 @@ void Warp::report_step(const Function& f, uint32_t pc, const Inst& in, uint32_t 
   if (isa::has_flag(in.op, isa::kBranch)) st.taken = mask;
   st.mem = mem;
   if (faulted_) st.outcome = StepOutcome::Faulted;
-  else if (state == WarpState::AtBarrier) { st.outcome = StepOutcome::AtBarrier; st.barrier_id = bar_id; }
-  else if (state == WarpState::AtClusterBarrier) st.outcome = StepOutcome::AtClusterBarrier;
+  else if (state == WarpState::AtBarrier) {
+    st.outcome = StepOutcome::AtBarrier;
+    st.barrier_id = bar_id;
+    st.barrier_count = bar_expected;
+  } else if (state == WarpState::AtClusterBarrier) st.outcome = StepOutcome::AtClusterBarrier;
   else if (state == WarpState::Done) st.outcome = StepOutcome::Exited;
+  st.sync_mask = trace_sync_mask_;
   L_.opts->listener->step(st);
 }
 

@@ -45,6 +45,47 @@ struct WarpStep {
   std::span<const MemoryAccess> mem;  // 0..2 (cp.async: a global read and a shared write)
   StepOutcome outcome = StepOutcome::Retired;
   uint32_t barrier_id = 0;            // AtBarrier: the named barrier
+  uint32_t barrier_count = 0;         // AtBarrier: the thread count operand (0 = all of the CTA)
+  // Warp-synchronous instructions (shfl/vote/match/redux/elect .sync,
+  // bar.warp.sync): the union of the executing lanes' membermasks, read
+  // before the instruction ran; 0 otherwise.
+  uint32_t sync_mask = 0;
+};
+
+// What the executor itself found wrong with an access it is about to make.
+enum class AccessProblem : uint8_t {
+  None,         // it would go ahead (global: the address is in mapped device memory)
+  Misaligned,   // the address is not a multiple of the access size (up to 16)
+  OutOfBounds,  // outside the CTA's shared memory, the thread's local memory, or any mapped memory
+};
+
+// A memory access about to happen, for listeners that check accesses before
+// they take effect (ExecutionListener::check_access).
+struct AccessCheck {
+  WarpRef warp;
+  void* cta_context = nullptr;
+  const program::Function* fn = nullptr;
+  uint32_t pc = 0;                  // the instruction (fn->code[pc])
+  uint32_t lane = 0;
+  ptx::Space space = ptx::Space::Global;  // resolved, never Generic
+  bool generic = false;             // the instruction addressed it generically
+  uint64_t addr = 0;                // global: device address; shared, local: offset in the space
+  uint32_t size = 0;
+  bool write = false;
+  AccessProblem problem = AccessProblem::None;
+  uint64_t region_bytes = 0;        // shared: the CTA's bytes; local: the thread's bytes in use
+};
+
+// Device-side malloc/free (exec's device heap), as the lane called them.
+struct HeapEvent {
+  enum class Kind : uint8_t { Malloc, Free, InvalidFree };
+  Kind kind = Kind::Malloc;
+  WarpRef warp;
+  void* cta_context = nullptr;
+  const program::Function* fn = nullptr;
+  uint32_t pc = 0, lane = 0;
+  uint64_t addr = 0;   // Malloc: the block (0 when the heap was full); Free/InvalidFree: the argument
+  uint64_t size = 0;   // Malloc: bytes requested
 };
 
 struct LaunchInfo {
@@ -68,7 +109,20 @@ class ExecutionListener {
   // Called on the host thread running the warp's CTA; calls for one CTA
   // come from one thread. Must be thread-safe across CTAs when threads > 1.
   virtual void step(const WarpStep&) = 0;
-  virtual void barrier_released(uint32_t /*cta_linear*/, uint32_t /*bar_id*/) {}
+  // A CTA barrier (bar.sync/barrier.sync/bar.red) completed: `warps` (bit w =
+  // warp w of the CTA) were waiting at barrier `bar_id` and go on. Called
+  // on the CTA's host thread, after their AtBarrier steps.
+  virtual void barrier_released(void* /*cta_context*/, uint32_t /*bar_id*/, uint32_t /*warps*/) {}
+  // Sanitizers: called for every access of a traced instruction before it
+  // takes effect, also for accesses the executor would fault on. Returning
+  // true suppresses the access (the listener reported it): the lane reads
+  // zeros, its write goes nowhere, and the launch goes on instead of
+  // faulting. Only called when checks_accesses() is true.
+  virtual bool checks_accesses() const { return false; }
+  virtual bool check_access(const AccessCheck&) { return false; }
+  // Device malloc/free. For InvalidFree, returning true means the listener
+  // reported it and the launch goes on instead of faulting.
+  virtual bool heap_event(const HeapEvent&) { return false; }
   // Every cta_begin gets its cta_end, also when a fault stops the launch.
   virtual void cta_end(uint32_t /*cta_linear*/, void* /*cta_context*/) {}
   virtual void launch_end(Status) {}

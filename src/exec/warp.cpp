@@ -149,6 +149,8 @@ bool Warp::step() {
     const Function& f = *fn_;  // a call changes fn_
     tracing_ = true;
     accesses_.clear();
+    trace_pc_ = pc;
+    trace_sync_mask_ = is_warp_sync(in) ? sync_members(in, mask) : 0;
     const bool r = execute(in, top, pc, active, mask);
     tracing_ = false;
     report_step(f, pc, in, active, mask);
@@ -308,7 +310,15 @@ void Warp::exec_builtin(const Function& callee, const Inst& in, uint32_t mask) {
       // Returns NULL when the heap cannot hold the request, as CUDA does.
       for_lanes(mask, [&](uint32_t l) {
         uint64_t size = arg(0, l);
-        set_ret(l, L_.heap ? L_.heap->allocate(size) : 0, 8);
+        const uint64_t p = L_.heap ? L_.heap->allocate(size) : 0;
+        set_ret(l, p, 8);
+        if (tracing_) {
+          HeapEvent e;
+          e.kind = HeapEvent::Kind::Malloc;
+          e.addr = p;
+          e.size = size;
+          L_.opts->listener->heap_event(heap_site(e, l));
+        }
       });
       break;
     case Function::Builtin::Free:
@@ -316,7 +326,14 @@ void Warp::exec_builtin(const Function& callee, const Inst& in, uint32_t mask) {
         if (faulted_) return;
         uint64_t p = arg(0, l);
         if (p == 0) return;  // free(NULL) does nothing
-        if (!L_.heap || !L_.heap->release(p))
+        const bool ok = L_.heap && L_.heap->release(p);
+        if (tracing_) {
+          HeapEvent e;
+          e.kind = ok ? HeapEvent::Kind::Free : HeapEvent::Kind::InvalidFree;
+          e.addr = p;
+          if (L_.opts->listener->heap_event(heap_site(e, l)) && !ok) return;
+        }
+        if (!ok)
           fault(Status::IllegalAddress, l, p,
                 fmt::format("free() of address 0x{:x}, which is not a live block from device malloc", p));
       });
@@ -509,19 +526,85 @@ uint64_t Warp::address(const Operand& o, uint32_t lane, const uint64_t* base_val
   return base + uint64_t(o.imm);
 }
 
+// Fills in where a heap event happened.
+HeapEvent& Warp::heap_site(HeapEvent& e, uint32_t lane) const {
+  e.warp = {cta_.linear, warp_id_};
+  e.cta_context = cta_.listener_ctx;
+  e.fn = fn_;
+  e.pc = trace_pc_;
+  e.lane = lane;
+  return e;
+}
+
 Space Warp::generic_space(uint64_t addr) const {
   if (addr - program::kSharedWindow < program::kWindowSize) return Space::Shared;
   if (addr - program::kLocalWindow < program::kWindowSize) return Space::Local;
   return Space::Global;
 }
 
+bool Warp::global_mapped(uint64_t addr, uint32_t size) const {
+  const uint64_t off = addr - arena_base_;
+  if (off < arena_size_ && size <= arena_size_ - off) {
+    for (uint64_t c = off >> Arena::kChunkShift; c <= (off + size - 1) >> Arena::kChunkShift; ++c)
+      if (!(arena_flags_[c].load(std::memory_order_relaxed) & Arena::kMapped)) return false;
+    return true;
+  }
+  return L_.external.find(addr, size) != nullptr;
+}
+
+// A listener that checks accesses (sanitizers) sees this one before it takes
+// effect, with what the executor found wrong with it; nullptr = go on as
+// usual, else the buffer a suppressed access uses.
+std::byte* Warp::checked(Space space, bool generic, uint64_t addr, uint32_t size, uint32_t lane, bool write) {
+  AccessCheck c;
+  c.warp = {cta_.linear, warp_id_};
+  c.cta_context = cta_.listener_ctx;
+  c.fn = fn_;
+  c.pc = trace_pc_;
+  c.lane = lane;
+  c.space = space;
+  c.generic = generic;
+  c.addr = addr;
+  c.size = size;
+  c.write = write;
+  if (size > 1 && (addr & (std::min<uint32_t>(size, 16) - 1))) c.problem = AccessProblem::Misaligned;
+  switch (space) {
+    case Space::Shared: {
+      const Cta* target = &cta_;
+      const uint64_t rank1 = addr >> kClusterRankShift;
+      const bool no_rank = rank1 && (!cta_.cluster || rank1 > cta_.cluster->ctas.size());
+      if (rank1 && !no_rank) target = cta_.cluster->ctas[rank1 - 1];
+      const uint64_t off = rank1 ? addr & kClusterOffsetMask : addr;
+      c.region_bytes = target->shared.size();
+      if (no_rank || off + size > c.region_bytes || off + size < off)
+        c.problem = AccessProblem::OutOfBounds;
+      break;
+    }
+    case Space::Local:
+      c.region_bytes = local_top_;
+      if (addr + size > local_top_ || addr + size < addr) c.problem = AccessProblem::OutOfBounds;
+      break;
+    default:
+      if (c.problem == AccessProblem::None && !global_mapped(addr, size)) c.problem = AccessProblem::OutOfBounds;
+      break;
+  }
+  if (!L_.opts->listener->check_access(c)) return nullptr;
+  suppressed_.assign(size, std::byte{0});
+  return suppressed_.data();
+}
+
 std::byte* Warp::translate(Space space, uint64_t addr, uint32_t size, uint32_t lane, bool write) {
-  if (space == Space::Generic) {
+  const bool generic = space == Space::Generic;
+  if (generic) {
     space = generic_space(addr);
     if (space == Space::Shared) addr -= program::kSharedWindow;
     else if (space == Space::Local) addr -= program::kLocalWindow;
   }
-  if (tracing_) accesses_.push_back({addr, size, uint8_t(lane), space, write});
+  if (tracing_) {
+    accesses_.push_back({addr, size, uint8_t(lane), space, write});
+    if (L_.opts->listener->checks_accesses())
+      if (std::byte* p = checked(space, generic, addr, size, lane, write)) return p;
+  }
   const char* what = write ? "write" : "read";
   if (size > 1 && (addr & (std::min<uint32_t>(size, 16) - 1))) {
     fault(Status::MisalignedAddress, lane, addr,

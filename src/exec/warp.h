@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "exec/engine.h"
+#include "exec/listener.h"
 #include "exec/lanes.h"
 #include "program/program.h"
 
@@ -283,6 +284,14 @@ class Warp {
   };
   bool tracing_ = false;
   std::vector<Access> accesses_;
+  // While tracing: the instruction's pc and membermask union (WarpStep), and
+  // the buffer a suppressed access reads zeros from and writes into
+  // (ExecutionListener::check_access).
+  uint32_t trace_pc_ = 0, trace_sync_mask_ = 0;
+  std::vector<std::byte> suppressed_;
+  std::byte* checked(ptx::Space space, bool generic, uint64_t addr, uint32_t size, uint32_t lane, bool write);
+  bool global_mapped(uint64_t addr, uint32_t size) const;
+  HeapEvent& heap_site(HeapEvent& e, uint32_t lane) const;
   uint32_t tid_[3][kWarpSize];
   std::vector<uint64_t> regs_;
   std::vector<uint32_t> preds_;

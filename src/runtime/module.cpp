@@ -169,6 +169,7 @@ Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, s
   if (timing_)
     eo.listener = timing_->begin_launch(
         {k->name, grid, block, kernel_registers(*k), uint64_t(info->static_shared_bytes) + shared_bytes});
+  if (sanitizer_) eo.listener = sanitizer_.get();
   exec::LaunchResult r;
   try {
     r = exec::launch(*k->module->program, k->name, cfg, mem_->device(), eo);
@@ -176,6 +177,12 @@ Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, s
   } catch (const std::exception& e) {
     if (timing_) timing_->end_launch();
     report(fmt::format("softgpu: kernel '{}' failed inside the simulator: {}", k->name, e.what()));
+    sticky_ = Status::LaunchFailure;
+    return Status::Success;
+  }
+  if (sanitizer_ && sanitizer_->take_launch_failure() && !r.fault) {
+    // The sanitizer reported accesses a GPU would have stopped the kernel
+    // for (and suppressed them): the launch fails as it would there.
     sticky_ = Status::LaunchFailure;
     return Status::Success;
   }

@@ -129,6 +129,9 @@ Result<Options> options_from_env() {
                    fmt::format("SOFTGPU_TIMING='{}' is not 1, sampled, full or off", t)};
   }
   if (const char* r = std::getenv("SOFTGPU_TIMING_REPORT"); r && *r) o.timing_report = r;
+  auto san = sanitize::options_from_env();
+  if (!san) return san.error();
+  o.sanitize = std::move(san.value());
   return o;
 }
 
@@ -145,12 +148,14 @@ Runtime::Runtime(Options opts) : opts_(std::move(opts)) {
   mem_ = std::make_unique<MemoryManager>(gpu_.global_memory_bytes, opts_.host_memory_limit);
   make_components();
   start_timing();
+  start_sanitizer();
 }
 
 Runtime::Runtime(config::GpuConfig gpu, Options opts) : opts_(std::move(opts)), gpu_(std::move(gpu)) {
   mem_ = std::make_unique<MemoryManager>(gpu_.global_memory_bytes, opts_.host_memory_limit);
   make_components();
   start_timing();
+  start_sanitizer();
 }
 
 void Runtime::start_timing() {
@@ -164,6 +169,34 @@ void Runtime::start_timing() {
     return;
   }
   timing_ = std::move(s.value());
+}
+
+void Runtime::start_sanitizer() {
+  if (!opts_.sanitize) return;
+  if (timing_) {
+    init_status_ = Status::InitializationError;
+    init_message_ = "softgpu: the timing model and a sanitizer cannot run together (choose --timing or sanitize)";
+    return;
+  }
+  auto s = sanitize::Sanitizer::create(*opts_.sanitize, mem_ ? &mem_->device() : nullptr);
+  if (!s) {
+    init_status_ = Status::InitializationError;
+    init_message_ = "softgpu sanitize: " + s.error().message;
+    return;
+  }
+  sanitizer_ = std::move(s.value());
+  if (mem_) mem_->device().set_observer(sanitizer_.get());
+  opts_.threads = 1;  // reports in a deterministic order
+}
+
+void Runtime::finish_sanitizer() {
+  std::lock_guard lock(mu_);
+  if (sanitizer_) sanitizer_->finish();
+}
+
+void Runtime::api_error(std::string_view call, int code, std::string_view name, std::string_view text) {
+  std::lock_guard lock(mu_);
+  if (sanitizer_) sanitizer_->api_error(call, code, name, text);
 }
 
 void Runtime::finish_timing() {
@@ -204,6 +237,7 @@ Runtime& Runtime::process() {
     }
     auto* r = new Runtime(opts.value());
     if (r->timing_) std::atexit([] { Runtime::process().finish_timing(); });
+    if (r->sanitizer_) std::atexit([] { Runtime::process().finish_sanitizer(); });
     return r;
   }();
   return *rt;
@@ -275,6 +309,7 @@ Status Runtime::synchronize() {
 Status Runtime::reset() {
   std::lock_guard lock(mu_);
   if (Status s = begin(false); s != Status::Success) return finish(s);
+  if (sanitizer_) sanitizer_->device_reset();  // leaks are reported when the context goes
   modules_->unload_all();
   mem_->device().reset();
   pools_->mempool_reset();  // mempool.cpp: the pools' blocks went with the memory

@@ -34,6 +34,7 @@
 
 #include "common/types.h"
 #include "config/gpu_config.h"
+#include "sanitize/sanitizer.h"
 #include "timing/session.h"
 #include "exec/device_memory.h"
 #include "exec/engine.h"
@@ -51,6 +52,8 @@ struct Options {
   // Timing model (docs/timing.md): "" = off, "sampled" or "full".
   std::string timing;
   std::string timing_report;  // JSON report written at exit (SOFTGPU_TIMING_REPORT)
+  // A sanitizer (softgpu sanitize; sanitize/options.h has its variables).
+  std::optional<sanitize::Options> sanitize;
 };
 
 // Reads SOFTGPU_GPU, SOFTGPU_THREADS, SOFTGPU_WATCHDOG_SECONDS,
@@ -171,6 +174,11 @@ class Runtime {
   // The timing model's summary on stderr and the JSON report, once (at
   // exit, under --timing).
   void finish_timing();
+  // The sanitizer's leak check and summaries, once (at exit, under softgpu
+  // sanitize).
+  void finish_sanitizer();
+  // A failed API call (cudart/ reports each one here for the sanitizers).
+  void api_error(std::string_view call, int code, std::string_view name, std::string_view text);
   // Simulated GPU time under --timing, else nullopt.
   std::optional<double> simulated_us() const;
 
@@ -282,6 +290,8 @@ class Runtime {
   std::unique_ptr<timing::TimingSession> timing_;  // under --timing
   bool timing_finished_ = false;
   void start_timing();
+  std::unique_ptr<sanitize::Sanitizer> sanitizer_;  // under softgpu sanitize
+  void start_sanitizer();
   timing::CopyPath copy_path(const void* dst, const void* src, CopyKind kind) const;
   Status sticky_ = Status::Success;
   unsigned device_flags_ = 0;

@@ -15,6 +15,7 @@
 #include "exec/engine.h"
 #include "ptx/parser.h"
 #include "tools/run.h"
+#include "tools/sanitize.h"
 
 namespace fs = std::filesystem;
 using namespace softgpu;
@@ -141,6 +142,26 @@ int main(int argc, char** argv) {
       "Usage: softgpu run [--gpu NAME] [--timing[=full]] [--report FILE] [--threads N] [--watchdog SECONDS] "
       "[--progress SECONDS] [--host-memory-limit SIZE] [--] PROGRAM [ARGS...]");
 
+  auto* san = app.add_subcommand(
+      "sanitize", "Run a program under a sanitizer (memcheck, racecheck, initcheck, synccheck), as compute-sanitizer");
+  tools::SanitizeOptions so;
+  std::string san_watchdog_text, print_limit_text;
+  san->add_option("--tool", so.tool, "memcheck (default), racecheck, initcheck or synccheck")
+      ->check(CLI::IsMember({"memcheck", "racecheck", "initcheck", "synccheck"}));
+  san->add_option("--leak-check", so.leak_check, "memcheck: full reports device memory not freed at exit (default no)")
+      ->check(CLI::IsMember({"full", "no"}));
+  san->add_option("--error-exitcode", so.error_exitcode, "exit with this status when errors were found");
+  san->add_option("--print-limit", print_limit_text, "stop printing after this many errors (default 100, 0 = no limit)");
+  san->add_option("--log-file", so.log_file, "write the reports to FILE instead of stdout");
+  san->add_option("--racecheck-report", so.racecheck_report, "racecheck: analysis (default), hazard or all")
+      ->check(CLI::IsMember({"analysis", "hazard", "all"}));
+  san->add_option("--gpu", so.run.gpu, "GPU config key or name (see `softgpu devices`), or a .toml file");
+  san->add_option("--watchdog", san_watchdog_text, "per-launch wall-clock limit in seconds (default: none)");
+  san->footer(
+      "Usage: softgpu sanitize [--tool memcheck|racecheck|initcheck|synccheck] [--leak-check full] "
+      "[--error-exitcode N] [--print-limit N] [--log-file FILE] [--racecheck-report analysis|hazard|all] "
+      "[--gpu NAME] [--watchdog SECONDS] [--] PROGRAM [ARGS...]");
+
   app.add_subcommand("devices", "List the simulated GPUs");
 
   auto* check = app.add_subcommand("check", "Parse and load a PTX file, print diagnostics");
@@ -151,7 +172,8 @@ int main(int argc, char** argv) {
   // split the command line there before CLI11 sees it.
   std::vector<std::string> program;
   int ours = argc;
-  if (argc > 1 && std::string(argv[1]) == "run") {
+  const bool runs = argc > 1 && (std::string(argv[1]) == "run" || std::string(argv[1]) == "sanitize");
+  if (runs) {
     for (int i = 2; i < argc; ++i) {
       std::string a = argv[i];
       if (a == "--") {
@@ -160,7 +182,9 @@ int main(int argc, char** argv) {
         break;
       }
       bool takes_value = a == "--gpu" || a == "--threads" || a == "--watchdog" || a == "--progress" ||
-                         a == "--host-memory-limit" || a == "--report";
+                         a == "--host-memory-limit" || a == "--report" || a == "--tool" || a == "--leak-check" ||
+                         a == "--error-exitcode" || a == "--print-limit" || a == "--log-file" ||
+                         a == "--racecheck-report";
       if (takes_value) {
         ++i;
         continue;
@@ -196,6 +220,20 @@ int main(int argc, char** argv) {
       ro.progress = *p;
     }
     return tools::cmd_run(program, ro);
+  }
+  if (san->parsed()) {
+    if (!san_watchdog_text.empty()) {
+      auto w = parse_watchdog(san_watchdog_text);
+      if (!w) return usage_error(w.error().message);
+      so.run.watchdog = *w;
+    }
+    if (!print_limit_text.empty()) {
+      char* end = nullptr;
+      const unsigned long long n = std::strtoull(print_limit_text.c_str(), &end, 10);
+      if (*end || print_limit_text[0] == '-') return usage_error("--print-limit takes a number of errors");
+      so.print_limit = n;
+    }
+    return tools::cmd_sanitize(program, so);
   }
   if (app.got_subcommand("devices")) return cmd_devices();
   if (check->parsed()) return cmd_check(ptx_file);

@@ -1,0 +1,42 @@
+// What `softgpu sanitize` asks for, as compute-sanitizer's options name it.
+// The CLI (src/tools) passes them to the program's process in environment
+// variables; the runtime reads them back with options_from_env.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/types.h"
+
+namespace softgpu::sanitize {
+
+enum class ToolKind : uint8_t { Memcheck, Racecheck, Initcheck, Synccheck };
+
+enum class RaceReport : uint8_t { Analysis, Hazard, All };
+
+struct Options {
+  ToolKind tool = ToolKind::Memcheck;
+  bool leak_check = false;      // --leak-check full
+  uint64_t print_limit = 100;   // --print-limit: errors printed; 0 = unlimited
+  RaceReport race_report = RaceReport::Analysis;  // --racecheck-report
+  std::string log_file;         // --log-file; "" = stdout
+  std::string result_file;      // counts for the CLI, written at exit
+};
+
+std::string_view tool_name(ToolKind t);
+std::optional<ToolKind> tool_from_name(std::string_view s);
+
+// The environment variables that carry Options to the program's process.
+inline constexpr const char* kEnvTool = "SOFTGPU_SANITIZE";               // memcheck|racecheck|initcheck|synccheck
+inline constexpr const char* kEnvLeakCheck = "SOFTGPU_SANITIZE_LEAK_CHECK";  // full|no
+inline constexpr const char* kEnvPrintLimit = "SOFTGPU_SANITIZE_PRINT_LIMIT";
+inline constexpr const char* kEnvRaceReport = "SOFTGPU_SANITIZE_RACECHECK_REPORT";  // analysis|hazard|all
+inline constexpr const char* kEnvLogFile = "SOFTGPU_SANITIZE_LOG_FILE";
+inline constexpr const char* kEnvResultFile = "SOFTGPU_SANITIZE_RESULT_FILE";
+
+// nullopt when SOFTGPU_SANITIZE is unset or empty; an error naming the
+// variable when a value is malformed.
+Result<std::optional<Options>> options_from_env();
+
+}  // namespace softgpu::sanitize

@@ -1,0 +1,74 @@
+// A sanitizer (docs/sanitizers.md): listens to the executor (every traced
+// warp instruction, every access before it takes effect, barriers, device
+// malloc/free) and to the device memory (allocations, host-side writes),
+// and is told of failed API calls and of the program's end by the runtime.
+// One tool per run, as with compute-sanitizer. The runtime runs launches
+// on one host thread while a sanitizer is attached, so reports come in a
+// deterministic order.
+#pragma once
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/types.h"
+#include "exec/device_memory.h"
+#include "exec/listener.h"
+#include "sanitize/options.h"
+#include "sanitize/report.h"
+
+namespace softgpu::sanitize {
+
+class Sanitizer : public exec::ExecutionListener, public exec::MemoryObserver {
+ public:
+  // The tool `o.tool` names, reporting into o.log_file (or stdout).
+  static Result<std::unique_ptr<Sanitizer>> create(const Options& o, exec::DeviceMemory* memory);
+  ~Sanitizer() override;
+
+  // ---- from the runtime ----
+  // A runtime API call returned an error (not cudaGetLastError and the like).
+  virtual void api_error(std::string_view call, int code, std::string_view name, std::string_view text);
+  // True once after a launch in which the tool found errors that stop a
+  // kernel on the GPU (memcheck): the runtime then makes the launch fail
+  // with cudaErrorLaunchFailure, sticky, as a GPU does.
+  bool take_launch_failure();
+  // At the program's end (or cudaDeviceReset with `reset`): leak checks,
+  // summaries; at the end also the result file.
+  virtual void device_reset() {}
+  void finish();
+
+  const Options& options() const { return opts_; }
+  Reporter& reporter() { return reporter_; }
+
+  // ---- exec::ExecutionListener (tools override what they need) ----
+  void launch_begin(const exec::LaunchInfo& info) override;
+  void* cta_begin(uint32_t cta_linear, Dim3 ctaid, uint32_t warps) override;
+  void step(const exec::WarpStep&) override {}
+
+ protected:
+  Sanitizer(const Options& o, exec::DeviceMemory* memory);
+  virtual void finish_tool() {}  // before the ERROR SUMMARY
+
+  // Where a lane of a warp runs, in the current launch.
+  Dim3 thread_of(exec::WarpRef w, uint32_t lane) const;
+  Dim3 block_of(uint32_t cta_linear) const;
+  // "at ...", "PTX line ...", "by thread (x,y,z) in block (x,y,z)".
+  std::vector<std::string> where(const program::Function* fn, uint32_t pc, exec::WarpRef w, uint32_t lane) const;
+  void fail_launch() { launch_failed_ = true; }
+
+  Options opts_;
+  exec::DeviceMemory* memory_;
+  Reporter reporter_;
+  std::string kernel_;
+  Dim3 grid_, block_;
+  uint64_t shared_per_cta_ = 0;
+
+ private:
+  bool launch_failed_ = false;
+  bool finished_ = false;
+};
+
+// The tools (one file each).
+std::unique_ptr<Sanitizer> make_memcheck(const Options& o, exec::DeviceMemory* memory);
+
+}  // namespace softgpu::sanitize

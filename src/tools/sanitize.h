@@ -1,0 +1,26 @@
+// `softgpu sanitize`: runs a program under one of the sanitizers
+// (src/sanitize), with compute-sanitizer's tool names, options and report
+// lines.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tools/run.h"
+
+namespace softgpu::tools {
+
+struct SanitizeOptions {
+  std::string tool = "memcheck";    // memcheck | racecheck | initcheck | synccheck
+  std::string leak_check = "no";    // full | no
+  std::optional<int> error_exitcode;  // exit status when errors were found
+  std::optional<uint64_t> print_limit;
+  std::string log_file;
+  std::string racecheck_report;     // analysis | hazard | all
+  RunOptions run;                   // --gpu, --watchdog, ...
+};
+
+// The program's exit status, or error_exitcode when the tool found errors.
+int cmd_sanitize(const std::vector<std::string>& argv, const SanitizeOptions& opts);
+
+}  // namespace softgpu::tools

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Runs `softgpu sanitize` on a test program and checks its report exactly.
+
+usage: check_report.py SOFTGPU PROG EXPECTED_FILE EXPECT_RC [sanitize options...] [-- program args...]
+
+Every line of the output that starts with "=========" must equal the
+expected file's lines, in order, where the expected lines may hold
+placeholders: {ADDR} matches a hexadecimal address (0x...), {N} a decimal
+number. Lines of the program's own output are ignored. Expected lines
+starting with "#" are comments.
+"""
+import re
+import subprocess
+import sys
+
+
+def pattern(line):
+    parts = re.split(r"(\{ADDR\}|\{N\})", line)
+    out = ""
+    for p in parts:
+        if p == "{ADDR}":
+            out += "0x[0-9a-f]+"
+        elif p == "{N}":
+            out += "[0-9]+"
+        else:
+            out += re.escape(p)
+    return re.compile(out + r"\Z")
+
+
+def main():
+    softgpu, prog, expected_file, expect_rc = sys.argv[1:5]
+    rest = sys.argv[5:]
+    opts, args = rest, []
+    if "--" in rest:
+        i = rest.index("--")
+        opts, args = rest[:i], rest[i + 1:]
+    cmd = [softgpu, "sanitize"] + opts + ["--", prog] + args
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    print("command:", " ".join(cmd))
+    print("exit code:", r.returncode)
+    print("--- stdout ---\n" + r.stdout + "--- stderr ---\n" + r.stderr + "--------------")
+    got = [l.rstrip("\n") for l in r.stdout.splitlines() if l.startswith("=========")]
+    with open(expected_file) as f:
+        want = [l.rstrip("\n") for l in f if l.strip() and not l.startswith("#")]
+    failures = []
+    if str(r.returncode) != expect_rc:
+        failures.append(f"exit code {r.returncode}, expected {expect_rc}")
+    for i in range(max(len(got), len(want))):
+        g = got[i] if i < len(got) else "<missing>"
+        w = want[i] if i < len(want) else "<nothing more expected>"
+        if i >= len(want) or i >= len(got) or not pattern(w).match(g):
+            failures.append(f"report line {i + 1}:\n  got:      {g}\n  expected: {w}")
+            break
+    if failures:
+        print("FAILED:\n" + "\n".join(failures))
+        return 1
+    print(f"OK: {len(got)} report lines as expected")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

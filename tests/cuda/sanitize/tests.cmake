@@ -1,0 +1,7 @@
+# softgpu sanitize: the report lines of each tool for a seeded bug, and none
+# for the same program without it (sanitize_test in ../CMakeLists.txt).
+softgpu_cuda_program(memcheck_oob SOURCES sanitize/memcheck_oob.cu FLAGS -lineinfo)
+sanitize_test(sanitize.memcheck.oob memcheck_oob sanitize/memcheck_oob.expected EXPECT_RC 3
+              OPTS --tool memcheck --error-exitcode 3)
+sanitize_test(sanitize.memcheck.oob_fixed memcheck_oob sanitize/clean.expected OPTS --tool memcheck --error-exitcode 3
+              ARGS fixed)
