@@ -401,7 +401,8 @@ void Parser::parse_loc() {
 }
 
 void Parser::check_loc_files() {
-  for (const auto& [file, at] : loc_file_refs_) {
+  for (const auto& [number, at] : loc_file_refs_) {
+    const uint32_t file = number;  // clang 14 cannot capture a structured binding
     bool known = std::any_of(mod_.files.begin(), mod_.files.end(), [&](const auto& f) { return f.first == file; });
     if (!known)
       warning(at, fmt::format("'.loc' names file {}, which no '.file' directive declares: its source lines are ignored",
