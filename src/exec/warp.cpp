@@ -717,9 +717,11 @@ void Warp::fault(Status s, uint32_t lane, uint64_t addr, const std::string& what
     in = &fn_->code[pc];
   f.ptx_line = in ? in->line : 0;
   f.address = addr;
-  f.message = preamble + fmt::format("softgpu: kernel '{}' block ({},{},{}) thread ({},{},{}): {}{}{}", f.kernel, f.block.x,
+  std::string src = in && L_.lp ? program::describe_source(L_.lp->prog, *fn_, uint32_t(in - fn_->code.data())) : "";
+  if (!src.empty()) src = " (" + src + ")";
+  f.message = preamble + fmt::format("softgpu: kernel '{}' block ({},{},{}) thread ({},{},{}): {}{}{}{}", f.kernel, f.block.x,
                           f.block.y, f.block.z, f.thread.x, f.thread.y, f.thread.z, what,
-                          in ? fmt::format(" in '{}' at PTX line {}", in->text(), in->line) : "",
+                          in ? fmt::format(" in '{}' at PTX line {}", in->text(), in->line) : "", src,
                           fn_ && fn_ != L_.kernel ? fmt::format(" (function '{}')", fn_->name) : "");
   L_.report(std::move(f));
 }

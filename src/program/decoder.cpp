@@ -181,9 +181,9 @@ class FunctionDecoder {
   FunctionDecoder(const ptx::Module& mod, const ptx::Function& fn, Function& out, const DecodeInput& in,
                   const std::unordered_map<std::string, uint32_t>& module_shared,
                   const std::unordered_map<std::string, uint32_t>& fn_index, uint32_t& shared_cursor,
-                  std::vector<ptx::Diagnostic>& diags)
+                  const std::unordered_map<uint32_t, uint32_t>& source_files, std::vector<ptx::Diagnostic>& diags)
       : mod_(mod), fn_(fn), out_(out), in_(in), module_shared_(module_shared), fn_index_(fn_index),
-        shared_cursor_(shared_cursor), diags_(diags) {}
+        shared_cursor_(shared_cursor), source_files_(source_files), diags_(diags) {}
 
   void run() {
     scopes_.emplace_back();
@@ -505,7 +505,27 @@ class FunctionDecoder {
       }
       if (src.operands.size() > size_t(Inst::kPairSlot)) error(src.loc, "too many operands");
     }
+    source_location(src, in, pc);
     out_.code.push_back(std::move(in));
+  }
+
+  // .loc: the CUDA line, and for inlined code the outermost call site. A
+  // file number no .file declares gives no location (the parser warned), and
+  // so does line 0 (DWARF's "no source line": code nvcc -G attributes to none).
+  std::optional<SourceLine> source_line(const ptx::DebugLoc& l) const {
+    auto it = source_files_.find(l.file);
+    if (it == source_files_.end() || l.line == 0) return std::nullopt;
+    return SourceLine{it->second, l.line, l.col};
+  }
+  void source_location(const ptx::Instruction& src, Inst& in, uint32_t pc) {
+    if (!src.debug_loc) return;
+    auto here = source_line(*src.debug_loc);
+    if (!here || here->file >= 0xffffu) return;
+    in.src_file = uint16_t(here->file + 1);
+    in.src_line = here->line;
+    in.src_col = uint16_t(std::min<uint32_t>(here->col, 0xffffu));
+    if (src.inlined_at)
+      if (auto site = source_line(*src.inlined_at)) out_.inlined_at.emplace_back(pc, *site);
   }
 
  public:
@@ -520,6 +540,7 @@ class FunctionDecoder {
   const std::unordered_map<std::string, uint32_t>& module_shared_;
   const std::unordered_map<std::string, uint32_t>& fn_index_;
   uint32_t& shared_cursor_;
+  const std::unordered_map<uint32_t, uint32_t>& source_files_;  // .file number -> Program::source_files index
   std::vector<ptx::Diagnostic>& diags_;
   std::vector<std::unordered_map<std::string, Sym>> scopes_;
   std::unordered_map<std::string, uint32_t> labels_;
@@ -577,6 +598,17 @@ bool decode(const DecodeInput& in, Program& out, std::vector<ptx::Diagnostic>& d
       module_shared[g.name] = cursor;
       cursor += uint32_t(decl_bytes(g));
     }
+  // CUDA source files: one table for the program, a name once.
+  std::unordered_map<const ptx::Module*, std::unordered_map<uint32_t, uint32_t>> source_files;
+  {
+    std::unordered_map<std::string, uint32_t> by_name;
+    for (const auto& mod : *in.modules)
+      for (const auto& [number, name] : mod.files) {
+        auto [it, fresh] = by_name.try_emplace(name, uint32_t(out.source_files.size()));
+        if (fresh) out.source_files.push_back(name);
+        source_files[&mod].try_emplace(number, it->second);
+      }
+  }
   // 3. Decode every function. Function-local .shared continues the layout.
   out.functions.resize(srcs.size());
   for (size_t i = 0; i < srcs.size(); ++i) {
@@ -604,7 +636,8 @@ bool decode(const DecodeInput& in, Program& out, std::vector<ptx::Diagnostic>& d
         f.explicit_cluster = true;
       }
     }
-    FunctionDecoder d(*srcs[i].mod, fn, f, in, module_shared, out.function_index, cursor, diags);
+    FunctionDecoder d(*srcs[i].mod, fn, f, in, module_shared, out.function_index, cursor, source_files[srcs[i].mod],
+                      diags);
     d.run();
     if (f.is_extern && f.builtin == Function::Builtin::None)
       diags.push_back({ptx::Severity::Error, srcs[i].mod->filename, fn.loc,

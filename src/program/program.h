@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -94,6 +95,14 @@ struct Modifiers {
   bool left = false, right = false;
 };
 
+// A position in CUDA source: file indexes Program::source_files.
+struct SourceLine {
+  uint32_t file = 0;
+  uint32_t line = 0;
+  uint32_t col = 0;  // 0 = not known
+  bool operator==(const SourceLine&) const = default;
+};
+
 struct Inst {
   isa::Opcode op = isa::Opcode::Mov;
   Type type = Type::None;   // the instruction type (last type modifier; cvt/set: destination)
@@ -106,6 +115,12 @@ struct Inst {
   uint32_t reconv = 0;      // bra/brx: reconvergence pc (immediate post-dominator)
   uint32_t line = 0;        // PTX source line
   uint32_t aux = 0;         // per-opcode extra (call: index into Function::calls)
+  // CUDA source location from the PTX's .loc/.file (nvcc -lineinfo or -G);
+  // read it through source_location(). src_file is 1 + an index into
+  // Program::source_files, 0 when the PTX gives none.
+  uint16_t src_file = 0;
+  uint16_t src_col = 0;     // 0 = not known (saturates at 65535)
+  uint32_t src_line = 0;
   Operand o[7];                        // up to 6 operands in source order, then the pair slot
   static constexpr int kPairSlot = 6;  // "%r1|%p1": the second destination after '|'
   const Operand& pair() const { return o[kPairSlot]; }
@@ -165,6 +180,9 @@ struct Function {
   bool explicit_cluster = false;         // .explicitcluster
   bool uses_reserved_smem = false;       // reads a %reserved_smem_offset_* register
   uint32_t line = 0;
+  // Code inlined from other functions: (pc, outermost call site) for each
+  // such instruction, by pc; empty without .loc ... inlined_at.
+  std::vector<std::pair<uint32_t, SourceLine>> inlined_at;
   uint32_t own_shared_bytes = 0;              // .shared declared inside this function
   std::vector<std::string> module_shared_refs;  // module-scope .shared variables it names
   uint32_t static_shared_bytes = 0;  // entry: .shared this kernel and its callees can reach
@@ -185,7 +203,22 @@ struct Program {
   uint32_t dynamic_shared_offset = 0;  // where extern .shared arrays start (aligned)
   uint32_t ptx_version = 0;
   uint32_t sm_target = 0;
+  // The CUDA source files the modules' .file directives name (as written,
+  // usually absolute paths), one entry per distinct name.
+  std::vector<std::string> source_files;
 };
+
+// Where an instruction came from in the CUDA source, if its PTX said (.loc).
+std::optional<SourceLine> source_location(const Program& p, const Inst& in);
+// For the instruction at pc of f when it was inlined from another function:
+// the outermost call site (the line in f's own CUDA function).
+std::optional<SourceLine> inlined_call_site(const Function& f, uint32_t pc);
+// "vector_add.cu:12" (the file's last path component; full_path keeps it
+// as written). Empty for a line whose file is out of range.
+std::string format_source_line(const Program& p, const SourceLine& l, bool full_path = false);
+// Both in one: "vector_add.cu:12", or "helpers.cuh:3 inlined at
+// vector_add.cu:12"; empty when the instruction has no source location.
+std::string describe_source(const Program& p, const Function& f, uint32_t pc, bool full_path = false);
 
 uint32_t type_size(Type t);      // bytes; 0 for None/Pred
 bool type_is_float(Type t);

@@ -16,6 +16,16 @@ struct SourceLoc {
   uint32_t col = 0;   // 1-based column
 };
 
+// A position in the program's CUDA source, from ".loc file line col": file
+// is the number a ".file" directive gave the name (Module::files), not an
+// index into that vector. Line and column are as nvcc wrote them (0 = not known).
+struct DebugLoc {
+  uint32_t file = 0;
+  uint32_t line = 0;
+  uint32_t col = 0;
+  bool operator==(const DebugLoc&) const = default;
+};
+
 enum class Space : uint8_t { Reg, Sreg, Const, Global, Local, Param, Shared, Tex, Generic };
 
 // Scalar types as spelled in PTX (".b32" -> B32). Pred is ".pred".
@@ -90,6 +100,13 @@ struct Instruction {
   bool guard_negated = false;          // "@!%p1"
   std::vector<Operand> operands;
   SourceLoc loc;
+  // The last ".loc" before the instruction in its function, if any.
+  std::optional<DebugLoc> debug_loc;
+  // For code inlined from another function (".loc ..., function_name L,
+  // inlined_at F L C"): the outermost call site, i.e. the line in the
+  // function the PTX function was compiled from, with nested inlined_at
+  // chains followed back through the earlier .loc directives.
+  std::optional<DebugLoc> inlined_at;
 };
 
 struct Label {
@@ -141,7 +158,7 @@ struct Module {
   std::vector<VarDecl> globals;  // module-scope .global/.const/.shared/.local/.tex variables
   std::vector<Linkage> global_linkage;  // parallel to globals
   std::vector<Function> functions;  // in source order, declarations included
-  std::vector<std::pair<uint32_t, std::string>> files;  // .file N "name"
+  std::vector<std::pair<uint32_t, std::string>> files;  // .file N "name" (numbers unique), in source order
 };
 
 }  // namespace softgpu::ptx

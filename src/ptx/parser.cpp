@@ -129,6 +129,11 @@ void Parser::error(SourceLoc loc, std::string msg) {
   }
 }
 
+void Parser::warning(SourceLoc loc, std::string msg) {
+  if (stopped_) return;
+  diags_.push_back({Severity::Warning, mod_.filename, loc, std::move(msg)});
+}
+
 void Parser::error_at(const Token& t, std::string msg) {
   if (t.kind == Tok::Eof && pos_ > 0) {
     // Point at the end of the last real token, not at an empty line after it.
@@ -193,6 +198,7 @@ ParseResult Parser::run() {
     parse_module_item();
     if (pos_ == before && !at_eof()) next();  // guarantee progress
   }
+  check_loc_files();
   // Function checks run after each body, so put everything in source order;
   // a final "too many errors" note stays last.
   auto last = diags_.end();
@@ -220,7 +226,7 @@ void Parser::parse_module_item() {
   if (d == ".file") return parse_file();
   if (d == ".section") return parse_section();
   if (d == ".pragma") return parse_pragma();
-  if (d == ".loc") return skip_line(next().loc.line);
+  if (d == ".loc") return parse_loc();  // outside a function: checked, applies to nothing
 
   Linkage linkage = Linkage::None;
   if (d == ".visible") linkage = Linkage::Visible;
@@ -305,7 +311,15 @@ void Parser::parse_file() {
     unexpected("a file name string");
     return sync_module();
   }
-  mod_.files.emplace_back(id, std::string(next().text));
+  const Token& name = next();
+  auto dup = std::find_if(mod_.files.begin(), mod_.files.end(), [&](const auto& f) { return f.first == id; });
+  if (dup != mod_.files.end()) {
+    SourceLoc first = file_decl_at_[size_t(dup - mod_.files.begin())];
+    error(name.loc, fmt::format("duplicate file number {} (first declared at line {})", id, first.line));
+  } else {
+    mod_.files.emplace_back(id, std::string(name.text));
+    file_decl_at_.push_back(name.loc);
+  }
   // Optional ", timestamp, size".
   while (accept_punct(',')) {
     if (peek().kind != Tok::Int) {
@@ -313,6 +327,86 @@ void Parser::parse_file() {
       return sync_module();
     }
     next();
+  }
+}
+
+// "F L C" of a .loc, all on the directive's line.
+bool Parser::parse_loc_numbers(DebugLoc& out, uint32_t line) {
+  uint32_t* fields[] = {&out.file, &out.line, &out.col};
+  static constexpr std::string_view kWhat[] = {"a file number", "a line number", "a column number"};
+  for (int i = 0; i < 3; ++i) {
+    if (peek().loc.line != line || at_eof()) {
+      error(end_of_prev(), fmt::format("expected {} in .loc", kWhat[i]));
+      return false;
+    }
+    if (!parse_u32(*fields[i], fmt::format("{} in .loc", kWhat[i]))) return false;
+  }
+  return true;
+}
+
+void Parser::parse_loc() {
+  const uint32_t line = next().loc.line;
+  const SourceLoc file_at = peek().loc;
+  DebugLoc loc;
+  std::optional<DebugLoc> caller;
+  auto fail = [&] { skip_line(line); };
+  if (!parse_loc_numbers(loc, line)) return fail();
+  auto word = [&](std::string_view w) {
+    if (peek().loc.line == line && peek().kind == Tok::Ident && peek().text == w) {
+      next();
+      return true;
+    }
+    if (peek().loc.line != line || at_eof())
+      error(end_of_prev(), fmt::format("expected '{}' in .loc", w));
+    else
+      unexpected(fmt::format("'{}' in .loc", w));
+    return false;
+  };
+  if (peek().loc.line == line && accept_punct(',')) {
+    // PTX ISA "Debugging Directives: .loc": function_name label {+ imm},
+    // inlined_at file line col (ptxas wants both, in this order).
+    if (!word("function_name")) return fail();
+    if (peek().loc.line != line || peek().kind != Tok::Ident) {
+      if (peek().loc.line != line) error(end_of_prev(), "expected a .debug_str label after 'function_name'");
+      else unexpected("a .debug_str label after 'function_name'");
+      return fail();
+    }
+    next();
+    if (peek().loc.line == line && accept_punct('+')) {
+      uint32_t off = 0;
+      if (!parse_u32(off, "an offset after '+'")) return fail();
+    }
+    if (peek().loc.line != line || !accept_punct(',')) {
+      if (peek().loc.line != line) error(end_of_prev(), "expected ', inlined_at' after the function name in .loc");
+      else unexpected("',' before 'inlined_at'");
+      return fail();
+    }
+    if (!word("inlined_at")) return fail();
+    DebugLoc at;
+    if (!parse_loc_numbers(at, line)) return fail();
+    // The call site may itself be inlined code: its own .loc came earlier
+    // (ptxas requires it), so follow the chain to the outermost caller.
+    auto it = loc_outermost_.find({at.file, at.line, at.col});
+    caller = it == loc_outermost_.end() ? at : it->second;
+  }
+  if (peek().loc.line == line && !at_eof()) {
+    error_at(peek(), fmt::format("unexpected {} after .loc", describe(peek())));
+    return fail();
+  }
+  loc_outermost_[{loc.file, loc.line, loc.col}] = caller ? *caller : loc;
+  if (caller) loc_file_refs_.try_emplace(caller->file, file_at);
+  loc_file_refs_.try_emplace(loc.file, file_at);
+  cur_loc_ = loc;
+  cur_inlined_ = caller;
+}
+
+void Parser::check_loc_files() {
+  for (const auto& [number, at] : loc_file_refs_) {
+    const uint32_t file = number;  // clang 14 cannot capture a structured binding
+    bool known = std::any_of(mod_.files.begin(), mod_.files.end(), [&](const auto& f) { return f.first == file; });
+    if (!known)
+      warning(at, fmt::format("'.loc' names file {}, which no '.file' directive declares: its source lines are ignored",
+                              file));
   }
 }
 
@@ -421,6 +515,9 @@ void Parser::parse_function(Linkage linkage) {
     return sync_module();
   }
   f.body.emplace();
+  cur_loc_.reset();
+  cur_inlined_.reset();
+  loc_outermost_.clear();
   if (parse_block(*f.body, 1)) check_function(f);
   mod_.functions.push_back(std::move(f));
 }

@@ -39,7 +39,7 @@ void Parser::parse_statement(std::vector<Statement>& body, int depth) {
   }
   if (t.kind == Tok::Directive) {
     std::string_view d = t.text;
-    if (d == ".loc") return skip_line(next().loc.line);
+    if (d == ".loc") return parse_loc();
     if (d == ".pragma") return parse_pragma();
     if (d == ".file") return parse_file();
     if (d == ".extern" || d == ".visible" || d == ".weak" || d == ".common") next();
@@ -103,6 +103,8 @@ void Parser::parse_label(std::vector<Statement>& body) {
 
 bool Parser::parse_instruction(Instruction& in) {
   in.loc = peek().loc;
+  in.debug_loc = cur_loc_;
+  in.inlined_at = cur_inlined_;
   if (accept_punct('@')) {
     in.guard_negated = accept_punct('!');
     // Predicates may be named without '%' (".reg .pred p;" in inline asm).

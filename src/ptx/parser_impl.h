@@ -1,8 +1,11 @@
 // The recursive-descent parser behind ptx::parse(). Internal header shared by
 // parser.cpp (module level, declarations) and parser_body.cpp (statements).
 #pragma once
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "ptx/lexer.h"
@@ -36,6 +39,7 @@ class Parser {
   // ---- diagnostics and recovery (parser.cpp)
   void error(SourceLoc loc, std::string msg);
   void error_at(const Token& t, std::string msg);  // at t, or after the last token for EOF
+  void warning(SourceLoc loc, std::string msg);
   void unexpected(std::string_view expected);
   bool stopped() const { return stopped_; }
   void sync_statement();  // skip past ';' or up to '}'
@@ -49,6 +53,9 @@ class Parser {
   void parse_target();
   void parse_address_size();
   void parse_file();
+  void parse_loc();  // ".loc F L C [, function_name label[+N], inlined_at F L C]"
+  bool parse_loc_numbers(DebugLoc& out, uint32_t line);
+  void check_loc_files();  // after the module: .loc file numbers without a .file
   void parse_section();
   void parse_pragma();
   void parse_function(Linkage linkage);
@@ -89,6 +96,13 @@ class Parser {
   bool stopped_ = false;
   Module mod_;
   std::vector<Diagnostic> diags_;
+  // Source locations (.file/.loc). The current .loc applies to the
+  // instructions after it up to the next one, within one function.
+  std::vector<SourceLoc> file_decl_at_;           // parallel to mod_.files
+  std::optional<DebugLoc> cur_loc_, cur_inlined_;
+  using LocKey = std::tuple<uint32_t, uint32_t, uint32_t>;
+  std::map<LocKey, DebugLoc> loc_outermost_;      // per function: a .loc's location -> its outermost call site
+  std::map<uint32_t, SourceLoc> loc_file_refs_;   // file number -> first .loc naming it
 };
 
 // Quotes user text for a message: printable ASCII kept, the rest as \xNN, long text cut.

@@ -56,10 +56,19 @@ void print_params(std::string& out, const std::vector<VarDecl>& ps, const char* 
 // Deep nesting is legal; indentation stops growing so output stays small.
 void indent(std::string& out, int depth) { out.append(size_t(std::min(depth, 8)), '\t'); }
 
-void print_block(std::string& out, const Block& b, int depth);
+// `loc`: the source location the last ".loc" printed set (a function's
+// instructions inherit it until the next one, as the parser reads them).
+using LastLoc = std::optional<DebugLoc>;
+void print_block(std::string& out, const Block& b, int depth, LastLoc& loc);
 
-void print_statement(std::string& out, const Statement& s, int depth) {
+void print_statement(std::string& out, const Statement& s, int depth, LastLoc& loc) {
   if (auto* in = std::get_if<Instruction>(&s)) {
+    if (in->debug_loc && in->debug_loc != loc) {
+      // The inlined_at form needs a .debug_str label the AST does not keep.
+      indent(out, depth);
+      out += fmt::format(".loc {} {} {}\n", in->debug_loc->file, in->debug_loc->line, in->debug_loc->col);
+      loc = in->debug_loc;
+    }
     indent(out, depth);
     out += print(*in);
     out += '\n';
@@ -84,14 +93,14 @@ void print_statement(std::string& out, const Statement& s, int depth) {
     print_decl(out, *d);
     out += ";\n";
   } else if (auto* b = std::get_if<std::shared_ptr<Block>>(&s)) {
-    if (*b) print_block(out, **b, depth);
+    if (*b) print_block(out, **b, depth, loc);
   }
 }
 
-void print_block(std::string& out, const Block& b, int depth) {
+void print_block(std::string& out, const Block& b, int depth, LastLoc& loc) {
   indent(out, depth);
   out += "{\n";
-  for (const auto& s : b.body) print_statement(out, s, depth + 1);
+  for (const auto& s : b.body) print_statement(out, s, depth + 1, loc);
   indent(out, depth);
   out += "}\n";
 }
@@ -240,7 +249,8 @@ std::string print(const Module& m) {
     }
     if (f.noreturn) out += "\n\t.noreturn";
     out += '\n';
-    if (f.body) print_block(out, *f.body, 0);
+    LastLoc loc;
+    if (f.body) print_block(out, *f.body, 0, loc);
     else out += ";\n";
   }
   return out;

@@ -61,7 +61,8 @@ std::string diff_block(const Block& a, const Block& b, const std::string& ctx) {
     if (auto* p = std::get_if<Instruction>(&x)) {
       const auto& q = std::get<Instruction>(y);
       if (p->opcode != q.opcode || p->modifiers != q.modifiers || p->guard != q.guard ||
-          p->guard_negated != q.guard_negated || p->operands.size() != q.operands.size())
+          p->guard_negated != q.guard_negated || p->operands.size() != q.operands.size() ||
+          p->debug_loc != q.debug_loc)
         return c + ": instruction " + p->opcode + " differs";
       for (size_t k = 0; k < p->operands.size(); ++k)
         if (auto d = diff_operand(p->operands[k], q.operands[k], c); !d.empty()) return d;
