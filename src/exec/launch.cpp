@@ -413,6 +413,7 @@ LaunchResult launch(const LoadedProgram& lp, const std::string& kernel, const La
   if (opts.listener) {
     LaunchInfo li;
     li.kernel = fn.name;
+    li.program = &lp.prog;
     li.grid = cfg.grid;
     li.block = cfg.block;
     li.cluster = cfg.cluster;

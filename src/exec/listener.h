@@ -90,6 +90,7 @@ struct HeapEvent {
 
 struct LaunchInfo {
   std::string_view kernel;
+  const program::Program* program = nullptr;  // the kernel's program (source files, functions)
   Dim3 grid, block, cluster;
   uint32_t regs_per_thread = 0;
   uint32_t shared_per_cta = 0;    // static + dynamic bytes

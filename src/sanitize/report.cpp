@@ -19,7 +19,7 @@ std::string demangle(std::string_view mangled) {
 
 std::string dim(Dim3 d) { return fmt::format("({},{},{})", d.x, d.y, d.z); }
 
-std::vector<std::string> site_lines(const program::Function& fn, uint32_t pc) {
+std::vector<std::string> site_lines(const program::Function& fn, uint32_t pc, const program::Program* prog) {
   std::vector<std::string> v;
   const program::Inst* in = pc < fn.code.size() ? &fn.code[pc] : nullptr;
   const std::string name = demangle(fn.name);
@@ -27,7 +27,9 @@ std::vector<std::string> site_lines(const program::Function& fn, uint32_t pc) {
     v.push_back(fmt::format("at {}", name));
     return v;
   }
-  v.push_back(fmt::format("at {} in PTX line {}", name, in->line));
+  const std::string src = prog ? program::describe_source(*prog, fn, pc) : std::string();
+  if (!src.empty()) v.push_back(fmt::format("at {} in {}", name, src));
+  else v.push_back(fmt::format("at {} in PTX line {}", name, in->line));
   v.push_back(fmt::format("PTX line {}: {}", in->line, in->text()));
   return v;
 }

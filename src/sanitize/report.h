@@ -23,9 +23,11 @@ inline constexpr std::string_view kDetail = "=========     ";
 std::string demangle(std::string_view mangled);
 
 // The detail lines naming where an instruction is: "at kernel(int*) in
-// file.cu:12" (the CUDA source line when the PTX carries .loc, else the PTX
-// line), then softgpu's addition "PTX line N: <instruction>".
-std::vector<std::string> site_lines(const program::Function& fn, uint32_t pc);
+// file.cu:12" (the CUDA source line when the PTX carries .loc and `prog` is
+// given, with "inlined at" when it was inlined; else "in PTX line N"), then
+// softgpu's addition "PTX line N: <instruction>".
+std::vector<std::string> site_lines(const program::Function& fn, uint32_t pc,
+                                    const program::Program* prog = nullptr);
 
 // "(x,y,z)"
 std::string dim(Dim3 d);

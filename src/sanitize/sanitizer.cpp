@@ -38,6 +38,7 @@ void Sanitizer::finish() {
 
 void Sanitizer::launch_begin(const exec::LaunchInfo& info) {
   kernel_ = std::string(info.kernel);
+  program_ = info.program;
   grid_ = info.grid;
   block_ = info.block;
   shared_per_cta_ = info.shared_per_cta;
@@ -59,7 +60,7 @@ Dim3 Sanitizer::block_of(uint32_t cta_linear) const {
 std::vector<std::string> Sanitizer::where(const program::Function* fn, uint32_t pc, exec::WarpRef w,
                                           uint32_t lane) const {
   std::vector<std::string> v;
-  if (fn) v = site_lines(*fn, pc);
+  if (fn) v = site_lines(*fn, pc, program_);
   v.push_back(fmt::format("by thread {} in block {}", dim(thread_of(w, lane)), dim(block_of(w.cta_linear))));
   return v;
 }

@@ -60,6 +60,7 @@ class Sanitizer : public exec::ExecutionListener, public exec::MemoryObserver {
   exec::DeviceMemory* memory_;
   Reporter reporter_;
   std::string kernel_;
+  const program::Program* program_ = nullptr;  // the launch's, for source lines
   Dim3 grid_, block_;
   uint64_t shared_per_cta_ = 0;
 
