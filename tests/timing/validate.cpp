@@ -71,7 +71,8 @@ double cold_latency(Device& d, timing::TimingSession& s, uint64_t lines, uint64_
 }
 
 // Per SM and cycle, from the difference of two loop lengths (launch and
-// tail cancel): `work_per_iter` units per thread per loop iteration of 32.
+// tail cancel): `units_per_op` units per thread and operation, n1 and n2
+// operations per thread (multiples of the kernel's operations per loop).
 double rate_per_sm(Device& d, timing::TimingSession& s, const config::GpuConfig& g, const char* k,
                    double units_per_op, uint32_t n1 = 256, uint32_t n2 = 512) {
   const uint32_t block = 512, ctas = g.sm_count * std::max<uint32_t>(1, g.max_threads_per_sm / block);
@@ -138,18 +139,19 @@ void throughput_table(const std::vector<config::GpuConfig>& gpus) {
 // has no tensor cores for the type.
 struct SpecPeak {
   const char* gpu;
-  double fp16_f32, fp16_f16, bf16, tf32, int8, fp64;
+  double fp16_f32, fp16_f16, bf16, tf32, int8, fp64, fp8_f32;
   double tensor_mhz, fp64_mhz;
   const char* note;
 };
 constexpr SpecPeak kSpecPeaks[] = {
-    {"a100", 312, 312, 312, 156, 624, 19.5, 1410, 1410, "A100 whitepaper/datasheet, 1410 MHz boost"},
-    {"h100", 989.4, 989.4, 989.4, 494.7, 1978.9, 66.9, 1830, 1980,
+    {"a100", 312, 312, 312, 156, 624, 19.5, 0, 1410, 1410, "A100 whitepaper/datasheet, 1410 MHz boost"},
+    {"h100", 989.4, 989.4, 989.4, 494.7, 1978.9, 66.9, 1978.9, 1830, 1980,
      "H100 datasheet; tensor peaks at the 1830 MHz tensor boost clock, FP64 at 1980 MHz"},
-    {"h200", 989.4, 989.4, 989.4, 494.7, 1978.9, 66.9, 1830, 1980,
+    {"h200", 989.4, 989.4, 989.4, 494.7, 1978.9, 66.9, 1978.9, 1830, 1980,
      "H200 brief (= H100 SXM); 1830 MHz implied by the equal tensor peaks"},
-    {"l4", 121, 121, 121, 60, 242.5, 0, 2040, 2040, "L4 datasheet, sparse figures halved, 2040 MHz"},
-    {"rtx4090", 165.2, 330.3, 165.2, 82.6, 660.6, 0, 2520, 2520, "Ada whitepaper appendix, 2520 MHz"},
+    {"l4", 121, 121, 121, 60, 242.5, 0, 242.5, 2040, 2040, "L4 datasheet, sparse figures halved, 2040 MHz"},
+    {"rtx4090", 165.2, 330.3, 165.2, 82.6, 660.6, 0, 330.3, 2520, 2520,
+     "Ada whitepaper appendix, 2520 MHz (FP8 through third-party restatements)"},
 };
 
 // mma.sync: dense FLOP (int8: OP) per SM and clock, every SM full, 16
@@ -167,7 +169,8 @@ void tensor_table(const std::vector<config::GpuConfig>& gpus) {
                         {"mma_bf16", "bf16->f32 m16n8k16", 4096, &SpecPeak::bf16, false},
                         {"mma_tf32", "tf32->f32 m16n8k8", 2048, &SpecPeak::tf32, false},
                         {"mma_s8", "s8->s32 m16n8k32", 8192, &SpecPeak::int8, false},
-                        {"mma_f64", "f64 m8n8k4", 512, &SpecPeak::fp64, true}};
+                        {"mma_f64", "f64 m8n8k4", 512, &SpecPeak::fp64, true},
+                        {"mma_e4m3", "e4m3->f32 m16n8k32", 8192, &SpecPeak::fp8_f32, false}};
   std::cout << "\n| GPU | type | model FLOP/clk/SM | published FLOP/clk/SM | error | model TFLOP/s at the SM clock "
                "| spec TFLOP/s | error |\n|---|---|---|---|---|---|---|---|\n";
   for (const auto& g : gpus) {
