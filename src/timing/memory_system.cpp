@@ -85,6 +85,15 @@ double MemorySystem::atomic(double t, const LineAccess* lines, uint32_t n, uint3
     done = std::max(done, to_l2(t, lines[i], false));
     charge_write_back(t, l2_.write(lines[i]).newly_dirty);
   }
+  // Lanes on one address serialize at the L2: each further update of that
+  // word is one more read-modify-write of its sector, so it takes a sector's
+  // worth of L2 bandwidth after the first (and the result returns after
+  // the last), instead of riding free in the first transfer.
+  if (serial > 1) {
+    const uint64_t extra = uint64_t(serial - 1) * kSectorBytes;
+    stats_.l2_bytes += extra;
+    done = std::max(done, l2q_.request(t, extra));
+  }
   return done + double(p_.atomic_extra) * double(std::max<uint32_t>(serial, 1) - 1);
 }
 

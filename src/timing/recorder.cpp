@@ -62,6 +62,10 @@ void TraceRecorder::append(CtaTrace& t, const exec::WarpStep& s) {
       if (op.kind == OpKind::AsyncCopy) continue;  // the shared half of cp.async
       op.kind = OpKind::Shared;
       op.wavefronts = uint16_t(shared_wavefronts(a.lane_addr, a.lanes, a.bytes_per_lane));
+      // Atomics on one shared word serialize (a load broadcasts instead):
+      // one wavefront per lane on the most-used address.
+      if (a.kind == AccessKind::Atomic || a.kind == AccessKind::Reduce)
+        op.wavefronts = std::max(op.wavefronts, count_addresses(a).worst);
     } else if (a.space == Space::Const || a.space == Space::Param) {
       op.kind = OpKind::Constant;
       op.wavefronts = count_addresses(a).distinct;

@@ -150,9 +150,13 @@ class Run {
 
   // A tensor-core product occupies the tensor pipe in proportion to its
   // work at its type's rate: the configured interval is that of one
-  // m16n8k16 f16 -> f32 product (4096 FLOP). A type the GPU's tensor cores
-  // lack runs 16x slower (emulated).
-  uint32_t tensor_slots(const TraceOp& op) const {
+  // m16n8k16 f16 -> f32 product (4096 FLOP), so a product of F FLOP at a
+  // rate r times that type's takes interval x F / 4096 / r cycles (rounded
+  // up to whole cycles, at least one). A type the GPU's tensor cores lack
+  // runs 16x slower (emulated). Cycles, not whole intervals: a type faster
+  // than the reference (RTX 4090's f16 accumulate, 2x; its int8, 4x) needs
+  // less than one interval per product.
+  uint64_t tensor_cycles(const TraceOp& op, uint32_t interval) const {
     const TensorRates& r = p_.tensor;
     double rate = 0;
     switch (program::TensorKind(op.tensor)) {
@@ -168,21 +172,23 @@ class Run {
     }
     const double ref = r.fp16_f32 > 0 ? r.fp16_f32 : 1;
     const double speed = rate > 0 ? rate / ref : 1.0 / 16;
-    return std::max<uint32_t>(1, uint32_t(std::lround(double(op.tensor_flops) / 4096.0 / speed)));
+    return std::max<uint64_t>(1, ceil_cycle(double(interval) * double(op.tensor_flops) / 4096.0 / speed));
   }
 
   void issue(uint32_t wi, uint64_t t) {
     Warp& w = warps_[wi];
     const TraceOp& op = w.tr->ops[w.next];
     const PipeTiming& pt = p_.pipes[size_t(op.pipe)];
-    const uint32_t n = op.tensor_flops ? tensor_slots(op) : op.sequence ? std::max<uint32_t>(p_.sequence_slots, 1) : 1;
-    pipe_free_[w.sp][size_t(op.pipe)] = t + uint64_t(pt.interval) * n;
-    stats_.pipe_busy[size_t(op.pipe)] += uint64_t(std::max<uint32_t>(pt.interval, 1)) * n;
+    const uint32_t n = op.sequence ? std::max<uint32_t>(p_.sequence_slots, 1) : 1;
+    // Cycles the pipe is busy with this instruction.
+    const uint64_t busy = op.tensor_flops ? tensor_cycles(op, pt.interval) : uint64_t(pt.interval) * n;
+    pipe_free_[w.sp][size_t(op.pipe)] = t + busy;
+    stats_.pipe_busy[size_t(op.pipe)] += std::max<uint64_t>(busy, n);
     last_issued_[w.sp] = int(wi);
     const LineAccess* lines = w.cta->lines.data() + op.lines;
-    // A sequence pays its latency per step; a larger tensor product only
-    // its extra issue time.
-    double done = op.tensor_flops ? double(t + pt.latency + uint64_t(pt.interval) * (n - 1))
+    // A sequence pays its latency per step; a tensor product taking longer
+    // than one interval only its extra issue time.
+    double done = op.tensor_flops ? double(t + pt.latency + (busy > pt.interval ? busy - pt.interval : 0))
                                   : double(t + uint64_t(pt.latency) * n);
     bool from_mem = true;
     switch (op.kind) {

@@ -3,7 +3,9 @@
 // from differences of chase lengths so that cold misses and the launch
 // cancel) and STREAM triad bandwidth, printed as the markdown table of
 // docs/validation.md beside the published figures in the configs.
-// Run: build/tests/timing/timing_validate [--triad-n N] | --sampling-check N
+// Also FP32/MUFU/FP64/mma.sync throughput, shared memory, atomics, launch
+// overhead and copies (each table: --only latency|throughput|tensor|atomics|host).
+// Run: build/tests/timing/timing_validate [--triad-n N] [--only TABLE] [--gpu KEY] [--verbose] | --sampling-check N
 #include <fmt/format.h>
 
 #include <chrono>
@@ -19,6 +21,8 @@
 using namespace softgpu;
 
 namespace {
+
+bool g_verbose = false;  // --verbose: cycles, issue use, occupancy and warp states of each throughput run
 
 struct Device : test::PtxDevice {
   Device() : PtxDevice(test::read_text_file(SOFTGPU_MICRO_PTX), "micro.ptx", 1ull << 33) {}
@@ -67,14 +71,22 @@ double cold_latency(Device& d, timing::TimingSession& s, uint64_t lines, uint64_
 }
 
 // Per SM and cycle, from the difference of two loop lengths (launch and
-// tail cancel): `work_per_iter` units per thread per loop iteration of 32.
+// tail cancel): `units_per_op` units per thread and operation, n1 and n2
+// operations per thread (multiples of the kernel's operations per loop).
 double rate_per_sm(Device& d, timing::TimingSession& s, const config::GpuConfig& g, const char* k,
-                   double units_per_op) {
+                   double units_per_op, uint32_t n1 = 256, uint32_t n2 = 512) {
   const uint32_t block = 512, ctas = g.sm_count * std::max<uint32_t>(1, g.max_threads_per_sm / block);
   void* out = d.alloc(8);
-  const uint32_t n1 = 256, n2 = 512;
   const double c1 = double(timed(d, s, k, {ctas}, {block}, n1, out).cycles);
-  const double c2 = double(timed(d, s, k, {ctas}, {block}, n2, out).cycles);
+  const auto& kt = timed(d, s, k, {ctas}, {block}, n2, out);
+  const double c2 = double(kt.cycles);
+  if (g_verbose) {
+    std::cerr << fmt::format("{}: c1 {} c2 {} ipc {:.3f} issue {:.3f} occ {:.3f} ctas {} sim {} stalls", k, c1, c2, kt.ipc,
+                             kt.issue_utilization, kt.achieved_occupancy, kt.ctas, kt.ctas_simulated);
+    for (size_t i = 0; i < kt.stalls.size(); ++i)
+      std::cerr << fmt::format(" {}={:.3f}", timing::stall_name(timing::WarpStall(i)), kt.stalls[i]);
+    std::cerr << "\n";
+  }
   return units_per_op * double(ctas) * block * (n2 - n1) / ((c2 - c1) * g.sm_count);
 }
 
@@ -86,17 +98,19 @@ double fma_latency(Device& d, timing::TimingSession& s) {
 }
 
 // Shared-memory bytes per cycle per SM: one CTA of 1024 threads per SM.
-double smem_rate(Device& d, timing::TimingSession& s, const config::GpuConfig& g, uint32_t stride) {
+double smem_rate(Device& d, timing::TimingSession& s, const config::GpuConfig& g, uint32_t stride,
+                 const char* k = "smem_read") {
   void* out = d.alloc(8);
   const uint32_t n1 = 256, n2 = 512;
-  const double c1 = double(timed(d, s, "smem_read", {g.sm_count}, {1024}, n1, stride, out).cycles);
-  const double c2 = double(timed(d, s, "smem_read", {g.sm_count}, {1024}, n2, stride, out).cycles);
+  const double c1 = double(timed(d, s, k, {g.sm_count}, {1024}, n1, stride, out).cycles);
+  const double c2 = double(timed(d, s, k, {g.sm_count}, {1024}, n2, stride, out).cycles);
   return 4.0 * 1024 * (n2 - n1) / (c2 - c1);
 }
 
 void throughput_table(const std::vector<config::GpuConfig>& gpus) {
-  std::cout << "\n| GPU | FMA latency: model / config | FP32 FLOP/clk/SM: model / peak | MUFU ex2/clk/SM: model / peak "
-               "| FP64 FLOP/clk/SM: model / peak | shared B/clk/SM, no conflicts / 32-way: model / peak |\n"
+  std::cout << "\n| GPU | FMA latency: model / config | FP32 FLOP/clk/SM, 32 per loop / 128 per loop: model / peak "
+               "| MUFU ex2/clk/SM: model / peak | FP64 FLOP/clk/SM: model / peak "
+               "| shared B/clk/SM, 4 per loop / 16 per loop / 32-way: model / peak |\n"
                "|---|---|---|---|---|---|\n";
   for (const auto& g : gpus) {
     auto s = timing::TimingSession::create(g);
@@ -106,14 +120,138 @@ void throughput_table(const std::vector<config::GpuConfig>& gpus) {
     const double sp = t.sub_partitions;
     const double lat = fma_latency(d, **s);
     const double fma = rate_per_sm(d, **s, g, "fma_tput", 2);
+    const double fma128 = rate_per_sm(d, **s, g, "fma_tput128", 2, 256, 512);
     const double ex2 = rate_per_sm(d, **s, g, "ex2_tput", 1);
     const double dfma = rate_per_sm(d, **s, g, "dfma_tput", 2);
-    const double sm1 = smem_rate(d, **s, g, 1), sm32 = smem_rate(d, **s, g, 32);
-    std::cout << fmt::format("| {} | {:.2f} / {} | {:.1f} / {:.0f} | {:.2f} / {:.0f} | {:.2f} / {:.0f} | {:.1f} / {:.2f} "
-                             "vs {:.0f} / {:.0f} |\n",
-                             g.key, lat, t.fma.latency, fma, 2 * 32 * sp / t.fma.interval, ex2, 32 * sp / t.xu.interval,
-                             dfma, 2 * 32 * sp / t.fp64.interval, sm1, sm32, t.shared_bytes_per_clock,
-                             t.shared_bytes_per_clock / 32);
+    const double sm1 = smem_rate(d, **s, g, 1), sm16 = smem_rate(d, **s, g, 1, "smem_read16"),
+                 sm32 = smem_rate(d, **s, g, 32);
+    std::cout << fmt::format("| {} | {:.2f} / {} | {:.1f} / {:.1f} / {:.0f} | {:.2f} / {:.0f} | {:.2f} / {:.0f} "
+                             "| {:.1f} / {:.1f} / {:.2f} / {:.0f} |\n",
+                             g.key, lat, t.fma.latency, fma, fma128, 2 * 32 * sp / t.fma.interval, ex2,
+                             32 * sp / t.xu.interval, dfma, 2 * 32 * sp / t.fp64.interval, sm1, sm16, sm32,
+                             t.shared_bytes_per_clock);
+  }
+}
+
+// Dense tensor peaks from the spec sheets (shared/reference/gpu-facts.md
+// section 1), TFLOP/s (int8: TOP/s), and the clock each is quoted at: the
+// published per-SM, per-clock figure is tflops / (SMs x clock). 0: the GPU
+// has no tensor cores for the type.
+struct SpecPeak {
+  const char* gpu;
+  double fp16_f32, fp16_f16, bf16, tf32, int8, fp64, fp8_f32;
+  double tensor_mhz, fp64_mhz;
+  const char* note;
+};
+constexpr SpecPeak kSpecPeaks[] = {
+    {"a100", 312, 312, 312, 156, 624, 19.5, 0, 1410, 1410, "A100 whitepaper/datasheet, 1410 MHz boost"},
+    {"h100", 989.4, 989.4, 989.4, 494.7, 1978.9, 66.9, 1978.9, 1830, 1980,
+     "H100 datasheet; tensor peaks at the 1830 MHz tensor boost clock, FP64 at 1980 MHz"},
+    {"h200", 989.4, 989.4, 989.4, 494.7, 1978.9, 66.9, 1978.9, 1830, 1980,
+     "H200 brief (= H100 SXM); 1830 MHz implied by the equal tensor peaks"},
+    {"l4", 121, 121, 121, 60, 242.5, 0, 242.5, 2040, 2040, "L4 datasheet, sparse figures halved, 2040 MHz"},
+    {"rtx4090", 165.2, 330.3, 165.2, 82.6, 660.6, 0, 330.3, 2520, 2520,
+     "Ada whitepaper appendix, 2520 MHz (FP8 through third-party restatements)"},
+};
+
+// mma.sync: dense FLOP (int8: OP) per SM and clock, every SM full, 16
+// independent products per warp and iteration.
+void tensor_table(const std::vector<config::GpuConfig>& gpus) {
+  struct Kind {
+    const char* kernel;
+    const char* label;
+    double flops;  // per warp instruction
+    double SpecPeak::*peak;
+    bool fp64;
+  };
+  const Kind kinds[] = {{"mma_f16f32", "f16->f32 m16n8k16", 4096, &SpecPeak::fp16_f32, false},
+                        {"mma_f16f16", "f16->f16 m16n8k16", 4096, &SpecPeak::fp16_f16, false},
+                        {"mma_bf16", "bf16->f32 m16n8k16", 4096, &SpecPeak::bf16, false},
+                        {"mma_tf32", "tf32->f32 m16n8k8", 2048, &SpecPeak::tf32, false},
+                        {"mma_s8", "s8->s32 m16n8k32", 8192, &SpecPeak::int8, false},
+                        {"mma_f64", "f64 m8n8k4", 512, &SpecPeak::fp64, true},
+                        {"mma_e4m3", "e4m3->f32 m16n8k32", 8192, &SpecPeak::fp8_f32, false}};
+  std::cout << "\n| GPU | type | model FLOP/clk/SM | published FLOP/clk/SM | error | model TFLOP/s at the SM clock "
+               "| spec TFLOP/s | error |\n|---|---|---|---|---|---|---|---|\n";
+  for (const auto& g : gpus) {
+    const SpecPeak* sp = nullptr;
+    for (const auto& x : kSpecPeaks)
+      if (g.key == x.gpu) sp = &x;
+    if (!sp) continue;
+    auto s = timing::TimingSession::create(g);
+    if (!s) throw std::runtime_error(s.error().message);
+    Device d;
+    for (const auto& k : kinds) {
+      const double model = rate_per_sm(d, **s, g, k.kernel, k.flops / 32, 64, 128);
+      const double tf = sp->*k.peak;
+      const double model_tf = model * g.sm_count * g.clock_khz * 1e3 / 1e12;
+      if (tf <= 0) {
+        std::cout << fmt::format("| {} | {} | {:.1f} | none (no tensor cores for it) | - | {:.2f} | - | - |\n", g.key,
+                                 k.label, model, model_tf);
+        continue;
+      }
+      const double mhz = k.fp64 ? sp->fp64_mhz : sp->tensor_mhz;
+      const double pub = tf * 1e12 / (double(g.sm_count) * mhz * 1e6);
+      std::cout << fmt::format("| {} | {} | {:.1f} | {:.1f} ({} / ({} x {} MHz)) | {:+.1f}% | {:.1f} | {} | {:+.1f}% |\n",
+                               g.key, k.label, model, pub, tf, g.sm_count, mhz, 100 * (model / pub - 1), model_tf, tf,
+                               100 * (model_tf / tf - 1));
+    }
+  }
+}
+
+// Atomic reductions (red.add.u32) per clock: global ones for the whole chip,
+// shared ones per SM. Every SM full (512-thread CTAs up to the thread limit).
+double atomic_rate(Device& d, timing::TimingSession& s, const config::GpuConfig& g, const char* k, bool per_sm) {
+  const uint32_t block = 512, ctas = g.sm_count * std::max<uint32_t>(1, g.max_threads_per_sm / block);
+  void* buf = d.alloc(uint64_t(ctas) * block * 4);
+  void* out = d.alloc(8);
+  const uint32_t n1 = 32, n2 = 64;
+  const double c1 = double(timed(d, s, k, {ctas}, {block}, buf, n1, out).cycles);
+  const double c2 = double(timed(d, s, k, {ctas}, {block}, buf, n2, out).cycles);
+  return double(ctas) * block * (n2 - n1) / ((c2 - c1) * (per_sm ? g.sm_count : 1));
+}
+
+void atomics_table(const std::vector<config::GpuConfig>& gpus) {
+  std::cout << "\n| GPU | global, distinct words: atomics/clk (chip) | global, one word: atomics/clk (chip) "
+               "| shared, distinct words: atomics/clk/SM | shared, one word: atomics/clk/SM |\n|---|---|---|---|---|\n";
+  for (const auto& g : gpus) {
+    auto s = timing::TimingSession::create(g);
+    if (!s) throw std::runtime_error(s.error().message);
+    Device d;
+    std::cout << fmt::format("| {} | {:.1f} | {:.1f} | {:.2f} | {:.2f} |\n", g.key,
+                             atomic_rate(d, **s, g, "red_global_distinct", false),
+                             atomic_rate(d, **s, g, "red_global_same", false),
+                             atomic_rate(d, **s, g, "red_shared_distinct", true),
+                             atomic_rate(d, **s, g, "red_shared_same", true));
+  }
+}
+
+// Launch overhead (empty kernels back to back in one session) and copies
+// through the session's copy path, as the runtime drives it under --timing.
+void host_table(const std::vector<config::GpuConfig>& gpus) {
+  std::cout << "\n| GPU | empty kernel back to back, us per launch: model (overhead + kernel) | H2D GB/s | D2H GB/s "
+               "| D2D GB/s (read + write) |\n|---|---|---|---|---|\n";
+  for (const auto& g : gpus) {
+    auto s = timing::TimingSession::create(g);
+    if (!s) throw std::runtime_error(s.error().message);
+    Device d;
+    const uint32_t launches = 100;
+    const double t0 = (*s)->now_us();
+    for (uint32_t i = 0; i < launches; ++i) timed(d, **s, "empty", {1}, {32});
+    const double per_launch = ((*s)->now_us() - t0) / launches;
+    const double kernel_us = (*s)->launches().back().microseconds;
+    const uint64_t bytes = 256ull << 20;
+    auto gbps = [&](timing::CopyPath path, double moved) {
+      const double a = (*s)->now_us();
+      (*s)->copy(path, bytes);
+      return moved / (((*s)->now_us() - a) * 1e-6) / 1e9;
+    };
+    const double h2d = gbps(timing::CopyPath::HostToDevice, double(bytes));
+    const double d2h = gbps(timing::CopyPath::DeviceToHost, double(bytes));
+    const double d2d = gbps(timing::CopyPath::DeviceToDevice, 2.0 * double(bytes));
+    std::cout << fmt::format("| {} | {:.3f} ({:.3f} + {:.3f}: {} cycles) | {:.1f} | {:.1f} | {:.0f} |\n", g.key,
+                             per_launch, per_launch - kernel_us, kernel_us, (*s)->launches().back().cycles, h2d, d2h,
+                             d2d);
   }
 }
 
@@ -145,21 +283,30 @@ int sampling_check(const config::GpuConfig& g, uint32_t n) {
 int main(int argc, char** argv) {
   uint32_t triad_n = 1u << 24;
   uint32_t sampling_n = 0;
+  std::string gpu_key;  // --gpu KEY: one GPU
+  std::string only;  // --only latency|throughput|tensor|atomics|host: one table
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--triad-n") triad_n = uint32_t(std::stoul(argv[i + 1]));
     if (std::string(argv[i]) == "--sampling-check") sampling_n = uint32_t(std::stoul(argv[i + 1]));
+    if (std::string(argv[i]) == "--only") only = argv[i + 1];
+    if (std::string(argv[i]) == "--gpu") gpu_key = argv[i + 1];
   }
+  for (int i = 1; i < argc; ++i) g_verbose |= std::string(argv[i]) == "--verbose";
+  auto want = [&](const char* t) { return only.empty() || only == t; };
   auto gpus = config::load_all_gpu_configs(SOFTGPU_SHIPPED_CONFIG_DIR);
   if (!gpus) { std::cerr << gpus.error().message << "\n"; return 2; }
+  if (!gpu_key.empty())
+    std::erase_if(*gpus, [&](const config::GpuConfig& g) { return g.key != gpu_key; });
   if (sampling_n) {
     for (const auto& g : *gpus)
       if (g.key == "h100") return sampling_check(g, sampling_n);
     return 2;
   }
-  std::cout << "| GPU | L1 hit: model / config | L2 hit: model / config | DRAM: model / config | "
-               "triad TB/s: model / spec x efficiency |\n|---|---|---|---|---|\n";
   try {
+    if (want("latency")) std::cout << "| GPU | L1 hit: model / config | L2 hit: model / config | DRAM: model / config | "
+                                      "triad TB/s: model / spec x efficiency |\n|---|---|---|---|---|\n";
     for (const auto& g : *gpus) {
+      if (!want("latency")) break;
       auto s = timing::TimingSession::create(g);
       if (!s) throw std::runtime_error(s.error().message);
       Device d;
@@ -175,7 +322,10 @@ int main(int argc, char** argv) {
                                m.l1_latency, l2, m.l2_latency, dram, m.dram_latency, tbps,
                                g.memory_bandwidth_gbps * m.dram_efficiency / 1000);
     }
-    throughput_table(*gpus);
+    if (want("throughput")) throughput_table(*gpus);
+    if (want("tensor")) tensor_table(*gpus);
+    if (want("atomics")) atomics_table(*gpus);
+    if (want("host")) host_table(*gpus);
   } catch (const std::exception& e) {
     std::cerr << "timing_validate: " << e.what() << "\n";
     return 1;

@@ -61,7 +61,7 @@ TEST(ParamsFrom, PipesLatenciesAndTensorRates) {
   EXPECT_EQ(a.l2_latency, 203u);
   EXPECT_EQ(a.l2_far_latency, 357u);
   EXPECT_EQ(a.dram_latency, 570u);
-  EXPECT_EQ(a.policy, timing::SchedulerPolicy::Gto);
+  EXPECT_EQ(a.policy, timing::SchedulerPolicy::Lrr);
   EXPECT_DOUBLE_EQ(a.tensor.tf32, 1024.0);
   EXPECT_DOUBLE_EQ(a.tensor.fp8_f32, 0.0);
 

@@ -117,7 +117,7 @@ TEST(RejectsTiming, UnknownKeysByName) {
 }
 
 TEST(RejectsTiming, BadValuesByName) {
-  expect_rejected(edited("h100", "scheduler = \"gto\"", "scheduler = \"fifo\""),
+  expect_rejected(edited("h100", "scheduler = \"lrr\"", "scheduler = \"fifo\""),
                   "key 'timing.scheduler' must be \"gto\" or \"lrr\", got string \"fifo\"");
   expect_rejected(edited("h100", "fma = { latency = 4, interval = 1 }", "fma = 4"),
                   "'timing.pipes.fma' must be a table ([timing.pipes.fma] or fma = { ... }), got integer 4");

@@ -82,6 +82,35 @@ TEST(TraceRecorder, GuardedOffInstructionsWriteNothing) {
   EXPECT_EQ(t.warps[0].ops[0].n_reads, 3);  // %r2, %r3 and the guard
 }
 
+// Shared atomics pay the bank conflicts of their addresses like loads, and
+// lanes on one word serialize: 32 lanes on one word are 32 wavefronts (a
+// load of that word broadcasts in 1); 32 lanes on 16 words, two each and
+// every word in its own bank, are 2.
+TEST(TraceRecorder, SharedAtomicsOnOneWordSerialize) {
+  auto p = test::decode(
+      "atom.shared.add.u32 %r1, [%r2], 1;\n"  // 0
+      "ld.shared.u32 %r3, [%r2];\n");         // 1
+  const auto& f = p.functions[0];
+  uint64_t same[32], pairs[32];
+  for (int l = 0; l < 32; ++l) {
+    same[l] = 0x100;
+    pairs[l] = 0x100 + 4 * (l / 2);
+  }
+  exec::MemoryAccess at_same{ptx::Space::Shared, exec::AccessKind::Atomic, 4, ~0u, same};
+  exec::MemoryAccess red_pairs{ptx::Space::Shared, exec::AccessKind::Reduce, 4, ~0u, pairs};
+  exec::MemoryAccess ld_same{ptx::Space::Shared, exec::AccessKind::Load, 4, ~0u, same};
+  CtaTrace t;
+  TraceRecorder::append(t, step(f, 0, {&at_same, 1}));
+  TraceRecorder::append(t, step(f, 0, {&red_pairs, 1}));
+  TraceRecorder::append(t, step(f, 1, {&ld_same, 1}));
+  const auto& ops = t.warps[0].ops;
+  ASSERT_EQ(ops.size(), 3u);
+  EXPECT_EQ(ops[0].kind, OpKind::Shared);
+  EXPECT_EQ(ops[0].wavefronts, 32u);
+  EXPECT_EQ(ops[1].wavefronts, 2u);
+  EXPECT_EQ(ops[2].wavefronts, 1u);
+}
+
 TEST(TraceRecorder, HandsEachWantedCtaToTheSink) {
   std::vector<uint32_t> got;
   TraceRecorder r([&](std::unique_ptr<CtaTrace> t) { got.push_back(t->cta_linear); },

@@ -179,6 +179,31 @@ TEST(SmModel, TensorProductsScaleByWorkAndTypeRate) {
   EXPECT_EQ(run_mma(softgpu::program::TensorKind::Fp16F32, 8192, 2), 8u + 16 + 4);  // two slots each: 0, 8; +4 issue
   EXPECT_EQ(run_mma(softgpu::program::TensorKind::Int8, 16384, 2), 8u + 16 + 4);    // 4x the work at 2x the rate
   EXPECT_EQ(run_mma(softgpu::program::TensorKind::Fp64, 512, 1), 16u + 4 * 1);      // 512 / 4096 x 16 = 2 slots
+  // A type faster than the reference needs less than one interval: 4096
+  // int8 OP at 2x the rate take 4 x 4096 / 4096 / 2 = 2 cycles, so four
+  // issue at 0, 2, 4, 6 (whole intervals would have given 0, 4, 8, 12).
+  EXPECT_EQ(run_mma(softgpu::program::TensorKind::Int8, 4096, 4), 6u + 16);
+  // Fractions of a cycle round up: 2048 int8 OP at 2x take 1 cycle (0.5 up).
+  EXPECT_EQ(run_mma(softgpu::program::TensorKind::Int8, 2048, 3), 2u + 16);
+}
+
+// RTX 4090's f16 accumulate runs at twice its f32 accumulate (1024 vs 512
+// FLOP/clk/SM, interval 32 for one m16n8k16 at f32 accumulate): 16 cycles
+// per product, so 16 products on one sub-partition take 15 x 16 + 32 cycles.
+TEST(SmModel, TensorTypeFasterThanTheReferenceIssuesWithinAnInterval) {
+  auto p = params();
+  p.pipes[size_t(Pipe::Tensor)] = {32, 32};
+  p.tensor.fp16_f32 = 512;
+  p.tensor.fp16_f16 = 1024;
+  Cta c(1);
+  for (uint32_t i = 0; i < 16; ++i) {
+    TraceOp& o = c.op(0, Pipe::Tensor, {i}, {});
+    o.tensor = uint8_t(softgpu::program::TensorKind::Fp16F16);
+    o.tensor_flops = 4096;
+  }
+  const auto s = run(p, {&c.t});
+  EXPECT_EQ(s.cycles, 15u * 16 + 32);
+  EXPECT_EQ(s.pipe_busy[size_t(Pipe::Tensor)], 16u * 16);
 }
 
 }  // namespace
