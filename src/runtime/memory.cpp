@@ -82,7 +82,9 @@ Status Runtime::memcpy_2d(void* dst, size_t dpitch, const void* src, size_t spit
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (auto c = graphs_->capture_forbid(stream)) return finish(*c);  // graph.cpp: not capturable yet
-  return finish(mem_->copy_2d(dst, dpitch, src, spitch, width, height, kind));
+  const Status s = mem_->copy_2d(dst, dpitch, src, spitch, width, height, kind);
+  if (timing_ && s == Status::Success) timing_->copy(copy_path(dst, src, kind), width * height);
+  return finish(s);
 }
 
 Status Runtime::memset(void* dst, int value, size_t n, void* stream) {

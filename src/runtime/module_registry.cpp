@@ -1,7 +1,7 @@
 // Module, kernel and variable registries and program loading (runtime/module_registry.h).
 #include "runtime/module_registry.h"
 
-#include <cxxabi.h>
+#include "common/demangle.h"
 
 #include <fstream>
 #include <algorithm>
@@ -25,15 +25,6 @@ const fatbin::PtxEntry* pick_ptx(const fatbin::Container& c, uint32_t cc) {
   for (const auto& e : c.ptx)
     if (e.arch <= cc && (!best || e.arch > best->arch)) best = &e;
   return best;
-}
-
-// "vadd(float const*, int)" for "_Z4vaddPKfi"; the name itself if it is not mangled.
-std::string demangle(const std::string& name) {
-  int status = 0;
-  char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
-  std::string out = status == 0 && d ? d : name;
-  std::free(d);
-  return out;
 }
 
 // Each kernel's register count from the machine code of the highest arch the

@@ -1,21 +1,11 @@
 #include "sanitize/report.h"
 
-#include <cxxabi.h>
-
 #include <cstdlib>
 #include <memory>
 
 #include <fmt/format.h>
 
 namespace softgpu::sanitize {
-
-std::string demangle(std::string_view mangled) {
-  if (mangled.substr(0, 2) != "_Z") return std::string(mangled);
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(std::string(mangled).c_str(), nullptr, nullptr, &status),
-                                           std::free);
-  return status == 0 && d ? std::string(d.get()) : std::string(mangled);
-}
 
 std::string dim(Dim3 d) { return fmt::format("({},{},{})", d.x, d.y, d.z); }
 

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/demangle.h"
 #include "common/types.h"
 #include "program/program.h"
 #include "sanitize/options.h"
@@ -18,9 +19,7 @@ namespace softgpu::sanitize {
 inline constexpr std::string_view kPrefix = "========= ";
 inline constexpr std::string_view kDetail = "=========     ";
 
-// "vector_add(float const*, float*, int)" from "_Z10vector_addPKfPfi"; the
-// name itself when it is not a mangled C++ name.
-std::string demangle(std::string_view mangled);
+using softgpu::demangle;  // common/demangle.h
 
 // The detail lines naming where an instruction is: "at kernel(int*) in
 // file.cu:12" (the CUDA source line when the PTX carries .loc and `prog` is

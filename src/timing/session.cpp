@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <cxxabi.h>
+#include "common/demangle.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -74,17 +74,6 @@ void TimingSession::copy(CopyPath path, uint64_t bytes) {
   now_cycles_ += c;
 }
 
-namespace {
-// "saxpy(float, float const*, float*, int)" for "_Z5saxpyfPKfPfi".
-std::string demangle(const std::string& name) {
-  int status = 0;
-  char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
-  std::string out = status == 0 && d ? d : name;
-  std::free(d);
-  return out;
-}
-}  // namespace
-
 void TimingSession::print_summary(std::ostream& out) const {
   struct Row {
     std::string kernel;
@@ -135,6 +124,7 @@ std::string TimingSession::json() const {
   for (const auto& k : done_) {
     nlohmann::json l;
     l["kernel"] = k.kernel;
+    l["name"] = demangle(k.kernel);  // as written in the source
     l["cycles"] = k.cycles;
     l["us"] = k.microseconds;
     l["ctas"] = k.ctas;
