@@ -33,9 +33,7 @@ constexpr uint32_t kDivergedBudget = 1u << 16;
 // bar.warp.sync or barrier.cluster).
 bool is_cta_barrier(const Inst& in) {
   if (in.op != isa::Opcode::Bar && in.op != isa::Opcode::Barrier) return false;
-  for (const auto& m : in.raw_mods)
-    if (m == ".warp" || m == ".cluster") return false;
-  return !in.m.arrive;
+  return !in.m.warp() && !in.m.cluster() && !in.m.arrive;
 }
 
 }  // namespace
@@ -46,7 +44,7 @@ bool is_warp_sync(const Inst& in) {
     case isa::Opcode::Elect:
       return true;
     case isa::Opcode::Bar: case isa::Opcode::Barrier:
-      return !in.raw_mods.empty() && in.raw_mods[0] == ".warp";
+      return in.m.warp();
     default:
       return false;
   }

@@ -396,11 +396,11 @@ ExecFn bind_lop3(const Inst& in) {
   return nullptr;
 }
 ExecFn bind_shf(const Inst& in) {
-  if (in.m.left == in.m.right || in.m.clamp == in.m.wrap) return nullptr;
+  if (in.m.left() == in.m.right() || in.m.clamp == in.m.wrap) return nullptr;
   using U3 = uint32_t;
   const bool arith = in.type == Type::S32;
   if (in.type != Type::B32 && in.type != Type::U32 && in.type != Type::S32) return nullptr;
-  if (in.m.left) return in.m.wrap ? &ternary<U3, U3, U3, U3, Shf<true, true, false>> : &ternary<U3, U3, U3, U3, Shf<true, false, false>>;
+  if (in.m.left()) return in.m.wrap ? &ternary<U3, U3, U3, U3, Shf<true, true, false>> : &ternary<U3, U3, U3, U3, Shf<true, false, false>>;
   if (arith) return in.m.wrap ? &ternary<U3, U3, U3, U3, Shf<false, true, true>> : &ternary<U3, U3, U3, U3, Shf<false, false, true>>;
   return in.m.wrap ? &ternary<U3, U3, U3, U3, Shf<false, true, false>> : &ternary<U3, U3, U3, U3, Shf<false, false, false>>;
 }

@@ -212,7 +212,7 @@ bool Warp::execute(const Inst& in, SimtEntry& top, uint32_t pc, uint32_t active,
     case Opcode::Barrier:
       // bar.warp.sync (__syncwarp): the lanes executing together are
       // synchronized (a diverged warp's pending groups joined above).
-      if (in.raw_mods.size() > 0 && in.raw_mods[0] == ".warp") { top.pc = pc + 1; return true; }
+      if (in.m.warp()) { top.pc = pc + 1; return true; }
       top.pc = pc + 1;
       if (mask) exec_barrier(in, mask);
       return state == WarpState::Ready;
@@ -358,8 +358,7 @@ void Warp::exec_barrier(const Inst& in, uint32_t mask) {
   // barrier.cluster.arrive{.relaxed}{.aligned} / barrier.cluster.wait{.aligned}:
   // arrivals are counted per cluster phase; the scheduler (launch.cpp)
   // completes the phase and releases the waiting warps.
-  if (in.op == Opcode::Barrier &&
-      std::find(in.raw_mods.begin(), in.raw_mods.end(), ".cluster") != in.raw_mods.end()) {
+  if (in.op == Opcode::Barrier && in.m.cluster()) {
     Cluster* c = cta_.cluster;
     if (!c) { fault(Status::IllegalInstruction, uint32_t(std::countr_zero(mask)), 0, "barrier.cluster outside a cluster"); return; }
     if (in.m.arrive) {
@@ -403,8 +402,7 @@ void Warp::finish_barrier(uint32_t popc_total, bool all, bool any) {
   if (red_dst.kind == OK::None) return;
   const Inst& in = fn_->code[simt_.back().pc - 1];
   uint64_t v = 0;
-  bool is_popc = std::find(in.raw_mods.begin(), in.raw_mods.end(), ".popc") != in.raw_mods.end();
-  if (is_popc) v = popc_total;
+  if (in.m.popc()) v = popc_total;
   else if (in.m.boolop == program::BoolOp::And) v = all;
   else v = any;
   const uint32_t m = valid_ & ~exited_;

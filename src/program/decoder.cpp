@@ -158,8 +158,11 @@ void decode_modifiers(Inst& in, const std::vector<std::string>& mods) {
         {".nc", &Modifiers::nc}, {".relu", &Modifiers::relu}, {".clamp", &Modifiers::clamp},
         {".wrap", &Modifiers::wrap}, {".shiftamt", &Modifiers::shiftamt}, {".cc", &Modifiers::cc},
         {".sync", &Modifiers::sync}, {".aligned", &Modifiers::aligned}, {".arrive", &Modifiers::arrive},
-        {".red", &Modifiers::red}, {".noftz", &Modifiers::noftz}, {".l", &Modifiers::left},
-        {".r", &Modifiers::right}};
+        {".red", &Modifiers::red}, {".noftz", &Modifiers::noftz}};
+    static const std::pair<const char*, uint8_t> bits[] = {{".l", Modifiers::kLeft}, {".r", Modifiers::kRight},
+        {".warp", Modifiers::kWarp}, {".cluster", Modifiers::kCluster}, {".popc", Modifiers::kPopc}};
+    for (auto& [n, b] : bits)
+      if (s == n) { m.bits |= b; done = true; }
     for (auto& [n, f] : flags)
       if (s == n) { m.*f = true; done = true; }
     // Everything else (cache hints, scopes, memory orders, tensor shapes)

@@ -92,7 +92,15 @@ struct Modifiers {
   bool ftz = false, sat = false, approx = false, full = false, to = false, uni = false;
   bool nc = false, relu = false, clamp = false, wrap = false, shiftamt = false, cc = false;
   bool sync = false, aligned = false, arrive = false, red = false, noftz = false;
-  bool left = false, right = false;
+  // .l/.r (shf), .warp (bar.warp.sync), .cluster (barrier.cluster; a scope
+  // elsewhere), .popc (bar.red): bits of one byte, so that Inst keeps its size.
+  static constexpr uint8_t kLeft = 1, kRight = 2, kWarp = 4, kCluster = 8, kPopc = 16;
+  uint8_t bits = 0;
+  bool left() const { return bits & kLeft; }
+  bool right() const { return bits & kRight; }
+  bool warp() const { return bits & kWarp; }
+  bool cluster() const { return bits & kCluster; }
+  bool popc() const { return bits & kPopc; }
 };
 
 // A position in CUDA source: file indexes Program::source_files.
