@@ -34,7 +34,7 @@ class ByteShadow {
     for (uint64_t done = 0; done < n;) {
       const uint64_t at = off + done;
       if (at >= size_) return n;  // past the region: not ours to judge
-      const uint64_t in = at & (kChunk - 1), len = std::min(n - done, kChunk - in);
+      const uint64_t in = at & (kChunk - 1), len = std::min({n - done, kChunk - in, size_ - at});
       const uint64_t* w = chunks_[at >> kChunkShift].get();
       if (!w) return done;
       uint64_t found = len;
@@ -46,6 +46,7 @@ class ByteShadow {
       });
       if (found < len) return done + found;
       done += len;
+      if (off + done >= size_) return n;
     }
     return n;
   }

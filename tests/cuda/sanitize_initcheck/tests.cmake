@@ -22,3 +22,8 @@ foreach(p reduction sgemm histogram scan transpose dynamic_smem cg_reduce async_
         mma_pipeline mma_int8 cluster_dsmem device_malloc cub_block cub_device thrust_algorithms)
   sanitize_test(sanitize.initcheck.clean_${p} ${p} sanitize/clean.expected ${_ic})
 endforeach()
+# The shadow bitmap's unit tests.
+add_executable(initcheck_shadow_tests ${CMAKE_CURRENT_LIST_DIR}/shadow_test.cpp)
+target_link_libraries(initcheck_shadow_tests PRIVATE softgpu_sanitize GTest::gtest_main)
+target_include_directories(initcheck_shadow_tests PRIVATE ${PROJECT_SOURCE_DIR}/src)
+add_test(NAME unit.sanitize.initcheck_shadow COMMAND initcheck_shadow_tests)
