@@ -27,3 +27,5 @@ add_executable(initcheck_shadow_tests ${CMAKE_CURRENT_LIST_DIR}/shadow_test.cpp)
 target_link_libraries(initcheck_shadow_tests PRIVATE softgpu_sanitize GTest::gtest_main)
 target_include_directories(initcheck_shadow_tests PRIVATE ${PROJECT_SOURCE_DIR}/src)
 add_test(NAME unit.sanitize.initcheck_shadow COMMAND initcheck_shadow_tests)
+# Cost measurement (docs/performance.md), and a clean run of it.
+softgpu_cuda_program(initcheck_triad SOURCES sanitize_initcheck/triad.cu)
