@@ -163,6 +163,14 @@ std::optional<Allocation> DeviceMemory::find(DeviceAddr addr) const {
   return it->second;
 }
 
+void DeviceMemory::renew(DeviceAddr base) {
+  std::shared_lock lock(mu_);
+  auto it = allocs_.find(base.value);
+  if (it == allocs_.end() || !observer_) return;
+  observer_->released(it->second);
+  observer_->allocated(it->second);
+}
+
 std::optional<Allocation> DeviceMemory::nearest(DeviceAddr addr) const {
   std::shared_lock lock(mu_);
   auto above = allocs_.upper_bound(addr.value);

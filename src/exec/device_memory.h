@@ -93,6 +93,9 @@ class MemoryObserver {
   virtual void released(const Allocation&) {}
   // A copy or memset from the host side is about to write [addr, addr+n).
   virtual void host_write(uint64_t /*addr*/, uint64_t /*n*/) {}
+  // A copy is about to read [addr, addr+n) of device memory from the host
+  // side (cudaMemcpy source); `what` names the call.
+  virtual void host_read(uint64_t /*addr*/, uint64_t /*n*/, const char* /*what*/) {}
 };
 
 class DeviceMemory {
@@ -122,6 +125,14 @@ class DeviceMemory {
   std::optional<Allocation> nearest(DeviceAddr addr) const;
   std::vector<Allocation> allocations() const;  // every live one, by base
   void set_observer(MemoryObserver* o) { observer_ = o; }
+  // A pool hands out the live allocation at `base` again (a cached
+  // cudaMallocAsync block, a graph allocation at each launch): the observer
+  // sees it released and allocated afresh.
+  void renew(DeviceAddr base);
+  // A host-side copy is about to read [addr, addr+n): tells the observer.
+  void note_read(const void* src, size_t n, const char* what) const {
+    if (observer_ && n) observer_->host_read(reinterpret_cast<uint64_t>(src), n, what);
+  }
   // True if [addr, addr+size) lies inside one live allocation.
   bool contains(DeviceAddr addr, Bytes size) const;
   // Pinned and registered regions (outside the arena), sorted by base.

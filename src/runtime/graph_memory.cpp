@@ -125,6 +125,7 @@ Status StreamOrderedMemory::graph_mem_launch_alloc(uint64_t addr) {
   auto it = st.graph_allocs.find(addr);
   if (it == st.graph_allocs.end() || it->second.live) return Status::InvalidValue;
   it->second.live = true;
+  memory_->renew(DeviceAddr{addr});  // fresh memory at each launch for sanitizers
   st.graph_used += it->second.bytes;
   raise(st.graph_used_high, st.graph_used);
   return Status::Success;

@@ -109,6 +109,7 @@ Status MemoryManager::copy(void* dst, const void* src, size_t n, CopyKind kind) 
     if (Status s = check_range(dst, n); s != Status::Success) return s;
   if (kind == CopyKind::DeviceToHost || kind == CopyKind::DeviceToDevice)
     if (Status s = check_range(src, n); s != Status::Success) return s;
+  memory_->note_read(src, n, "cudaMemcpy");
   if (Status s = host_can_back(*memory_, dst, n, "cudaMemcpy"); s != Status::Success) return s;
   std::memmove(dst, src, n);
   return Status::Success;
@@ -129,6 +130,7 @@ Status MemoryManager::copy_2d(void* dst, size_t dpitch, const void* src, size_t 
   if (Status s = host_can_back(*memory_, dst, dspan, "cudaMemcpy2D"); s != Status::Success) return s;
   auto* d = static_cast<std::byte*>(dst);
   auto* s = static_cast<const std::byte*>(src);
+  for (size_t r = 0; r < height; ++r) memory_->note_read(s + r * spitch, width, "cudaMemcpy2D");
   for (size_t r = 0; r < height; ++r) std::memmove(d + r * dpitch, s + r * spitch, width);
   return Status::Success;
 }

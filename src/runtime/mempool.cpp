@@ -52,6 +52,7 @@ Status StreamOrderedMemory::pool_allocate(void** out, size_t size, MemPool& pool
     base = it->second;
     pool.cached.erase(it);
     st.blocks[base].live = true;
+    memory_->renew(DeviceAddr{base});  // fresh memory again for sanitizers
   } else {
     const uint64_t cap = pool.props.max_size ? pool.props.max_size : memory_->capacity().value;
     if (pool.reserved + r > cap) pool_release_cached(pool, 0);

@@ -1,0 +1,191 @@
+// initcheck: reads of device memory (cudaMalloc, pitched and 3D, pools and
+// graph allocations) that no copy, memset or kernel wrote, at byte
+// granularity; copies whose device source holds such bytes; and (as
+// warnings) reads of a CTA's shared memory no thread of it wrote. Reads are reported
+// and go ahead: initcheck never stops a kernel. Managed, pinned, registered,
+// symbol and internal memory count as written (the host writes them
+// directly). See docs/sanitizers.md.
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <set>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "sanitize/init_shadow.h"
+#include "sanitize/sanitizer.h"
+
+namespace softgpu::sanitize {
+namespace {
+
+using exec::AccessKind;
+
+bool checks(AccessKind k) { return k == AccessKind::Load || k == AccessKind::Atomic || k == AccessKind::AsyncCopy; }
+bool marks(AccessKind k) {
+  return k == AccessKind::Store || k == AccessKind::Atomic || k == AccessKind::Reduce;
+}
+
+struct CtaState {
+  ByteShadow shared;  // bytes of the CTA's shared memory written so far
+};
+
+class Initcheck final : public Sanitizer {
+ public:
+  Initcheck(const Options& o, exec::DeviceMemory* m) : Sanitizer(o, m) {}
+
+  // ---- device memory ----
+  void allocated(const exec::Allocation& a) override {
+    if (a.kind != exec::MemKind::Device || a.size == 0) return;
+    std::lock_guard lock(mu_);
+    drop_overlapping(a.base, a.size);
+    shadows_.emplace(a.base, Tracked{a.size, ByteShadow(a.size)});
+    last_ = nullptr;
+  }
+  void released(const exec::Allocation& a) override {
+    std::lock_guard lock(mu_);
+    shadows_.erase(a.base);
+    last_ = nullptr;
+  }
+  void host_write(uint64_t addr, uint64_t n) override {
+    std::lock_guard lock(mu_);
+    for_tracked(addr, n, [](uint64_t, Tracked& t, uint64_t off, uint64_t len) { t.bits.set(off, len); });
+  }
+  void host_read(uint64_t addr, uint64_t n, const char* what) override {
+    std::lock_guard lock(mu_);
+    for_tracked(addr, n, [&](uint64_t base, Tracked& t, uint64_t off, uint64_t len) {
+      const uint64_t bad = t.bits.first_unset(off, len);
+      if (bad == len) return;
+      reporter_.error(fmt::format("Host API memory access error at host access to 0x{:x} of size {} bytes", addr, n),
+                      {fmt::format("Uninitialized access at 0x{:x} on access by {} source", base + off + bad, what),
+                       fmt::format("and is at offset {} of the allocation at 0x{:x} of size {} bytes", off + bad, base,
+                                   t.size)});
+    });
+  }
+
+  // ---- kernels ----
+  void launch_begin(const exec::LaunchInfo& info) override {
+    Sanitizer::launch_begin(info);
+    // Distributed shared memory (clusters) can write another CTA's shared
+    // memory, which one CTA's shadow cannot follow: shared reads go unchecked.
+    const uint64_t cluster = uint64_t(info.cluster.x ? info.cluster.x : 1) * (info.cluster.y ? info.cluster.y : 1) *
+                             (info.cluster.z ? info.cluster.z : 1);
+    check_shared_ = cluster <= 1;
+  }
+  void* cta_begin(uint32_t, Dim3, uint32_t) override {
+    auto* c = new CtaState;
+    c->shared = ByteShadow(shared_per_cta_);
+    return c;
+  }
+  void cta_end(uint32_t, void* ctx) override { delete static_cast<CtaState*>(ctx); }
+
+  void step(const exec::WarpStep& s) override {
+    for (const exec::MemoryAccess& m : s.mem) {
+      if (m.space == ptx::Space::Global) global(s, m);
+      else if (m.space == ptx::Space::Shared) shared(s, m);
+    }
+  }
+
+ private:
+  struct Tracked {
+    uint64_t size;
+    ByteShadow bits;
+  };
+
+  // Calls f(base, tracked, offset, length) for each tracked allocation that
+  // [addr, addr+n) overlaps.
+  template <class F>
+  void for_tracked(uint64_t addr, uint64_t n, F&& f) {
+    auto it = shadows_.upper_bound(addr);
+    if (it != shadows_.begin()) --it;
+    for (; it != shadows_.end() && it->first < addr + n; ++it) {
+      const uint64_t lo = std::max(addr, it->first), hi = std::min(addr + n, it->first + it->second.size);
+      if (lo < hi) f(it->first, it->second, lo - it->first, hi - lo);
+    }
+  }
+  void drop_overlapping(uint64_t addr, uint64_t n) {
+    std::vector<uint64_t> gone;
+    for_tracked(addr, n, [&](uint64_t base, Tracked&, uint64_t, uint64_t) { gone.push_back(base); });
+    for (uint64_t b : gone) shadows_.erase(b);
+  }
+  // The tracked allocation holding [addr, addr+n), or nullptr (untracked
+  // memory counts as written; out-of-bounds accesses are memcheck's).
+  std::pair<uint64_t, Tracked*> lookup(uint64_t addr, uint64_t n) {
+    if (last_ && addr - last_base_ < last_->size && n <= last_->size - (addr - last_base_)) return {last_base_, last_};
+    auto it = shadows_.upper_bound(addr);
+    if (it == shadows_.begin()) return {0, nullptr};
+    --it;
+    if (addr - it->first >= it->second.size || n > it->second.size - (addr - it->first)) return {0, nullptr};
+    last_base_ = it->first;
+    last_ = &it->second;
+    return {last_base_, last_};
+  }
+
+  bool over_limit() const { return opts_.print_limit && reported_ >= opts_.print_limit; }
+
+  void global(const exec::WarpStep& s, const exec::MemoryAccess& m) {
+    const bool check = checks(m.kind), mark = marks(m.kind);
+    if (!check && !mark) return;
+    std::lock_guard lock(mu_);
+    if (shadows_.empty()) return;
+    for (uint32_t lanes = m.lanes; lanes; lanes &= lanes - 1) {
+      const uint32_t l = uint32_t(__builtin_ctz(lanes));
+      const uint64_t addr = m.lane_addr[l];
+      auto [base, t] = lookup(addr, m.bytes_per_lane);
+      if (!t) continue;
+      const uint64_t off = addr - base;
+      if (check && !t->bits.all_set(off, m.bytes_per_lane)) {
+        std::vector<std::string> d;
+        if (!over_limit()) {
+          d = where(s.fn, s.pc, s.warp, l);
+          d.push_back(fmt::format("Address 0x{:x}", addr));
+          d.push_back(fmt::format("and is at offset {} of the allocation at 0x{:x} of size {} bytes", off, base,
+                                  t->size));
+        }
+        ++reported_;
+        reporter_.error(fmt::format("Uninitialized __global__ memory read of size {} bytes", m.bytes_per_lane), d);
+      }
+      if (mark) t->bits.set(off, m.bytes_per_lane);
+    }
+  }
+
+  void shared(const exec::WarpStep& s, const exec::MemoryAccess& m) {
+    auto* c = static_cast<CtaState*>(s.cta_context);
+    if (!c) return;
+    const bool check = checks(m.kind) && check_shared_;
+    const bool mark = marks(m.kind);
+    if (!check && !mark) return;
+    const uint64_t size = c->shared.size();
+    for (uint32_t lanes = m.lanes; lanes; lanes &= lanes - 1) {
+      const uint32_t l = uint32_t(__builtin_ctz(lanes));
+      const uint64_t off = m.lane_addr[l];
+      if (off >= size || m.bytes_per_lane > size - off) continue;  // another CTA's (cluster) or out of bounds
+      // A warning, once per instruction: compute-sanitizer does not check
+      // shared memory, and libraries (CUB's merge sort) read a slot past
+      // their data whose value they then discard.
+      if (check && !c->shared.all_set(off, m.bytes_per_lane) && warned_.emplace(s.fn, s.pc).second) {
+        auto d = where(s.fn, s.pc, s.warp, l);
+        d.push_back(fmt::format("Address 0x{:x}", off));
+        d.push_back(fmt::format("and is at offset {} of the block's {} bytes of shared memory", off, size));
+        reporter_.warning(fmt::format("Warning: Uninitialized __shared__ memory read of size {} bytes", m.bytes_per_lane), d);
+      }
+      if (mark) c->shared.set(off, m.bytes_per_lane);
+    }
+  }
+
+  std::mutex mu_;
+  std::map<uint64_t, Tracked> shadows_;  // tracked allocations by base
+  uint64_t last_base_ = 0;
+  Tracked* last_ = nullptr;  // the allocation the last lookup found
+  bool check_shared_ = true;
+  std::set<std::pair<const program::Function*, uint32_t>> warned_;  // shared reads reported
+  uint64_t reported_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Sanitizer> make_initcheck(const Options& o, exec::DeviceMemory* memory) {
+  return std::make_unique<Initcheck>(o, memory);
+}
+
+}  // namespace softgpu::sanitize
