@@ -1,0 +1,22 @@
+# synccheck (docs/sanitizers.md): each seeded synchronization bug gives the
+# exact report, the same kernel without it none; correct programs (tiled
+# sgemm, shuffle reductions, cooperative-groups tiles) give none.
+softgpu_cuda_program(sync_bugs SOURCES sanitize_synccheck/sync_bugs.cu FLAGS -lineinfo)
+softgpu_cuda_program(sync_clean SOURCES sanitize_synccheck/sync_clean.cu FLAGS -lineinfo)
+foreach(c warp block mask shfl count)
+  set(limit 0)
+  if(c STREQUAL "block" OR c STREQUAL "count")
+    set(limit 2)  # 32 and 64 threads
+  endif()
+  sanitize_test(sanitize.synccheck.${c} sync_bugs sanitize_synccheck/${c}.expected EXPECT_RC 3
+                OPTS --tool synccheck --error-exitcode 3 --print-limit ${limit} ARGS ${c})
+  sanitize_test(sanitize.synccheck.${c}_fixed sync_bugs sanitize/clean.expected
+                OPTS --tool synccheck --error-exitcode 3 ARGS ${c} fixed)
+endforeach()
+# Lanes that returned may be named in __syncwarp's mask (CUDA programming guide).
+sanitize_test(sanitize.synccheck.exited sync_bugs sanitize/clean.expected
+              OPTS --tool synccheck --error-exitcode 3 ARGS exited)
+sanitize_test(sanitize.synccheck.clean sync_clean sanitize/clean.expected OPTS --tool synccheck --error-exitcode 3)
+sanitize_test(sanitize.synccheck.cg_reduce cg_reduce sanitize/clean.expected OPTS --tool synccheck --error-exitcode 3)
+sanitize_test(sanitize.synccheck.reduction reduction sanitize/clean.expected OPTS --tool synccheck --error-exitcode 3)
+sanitize_test(sanitize.synccheck.scan scan sanitize/clean.expected OPTS --tool synccheck --error-exitcode 3)
