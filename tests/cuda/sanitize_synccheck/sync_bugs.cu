@@ -6,6 +6,10 @@
 //   exited  __syncwarp() after lanes 16-31 returned: legal (no report either way)
 //   shfl    __shfl_sync(0xffffffff) executed by lanes 0-15
 //   count   bar.sync 1, 48 (not a multiple of the warp size) in a 64-thread block
+//   toolarge bar.sync 1, 128 in a 64-thread block: reported, then the launch
+//           ends with softgpu's deadlock message instead of hanging
+//   ifelse  __syncwarp() on one side of a branch only (fixed: on both sides,
+//           which sm_70+ pairs)
 #include <cstdio>
 #include <cstring>
 
@@ -66,6 +70,27 @@ __global__ void bad_count(int* out, bool fixed) {
   out[t] = t;
 }
 
+__global__ void too_large(int* out, bool fixed) {
+  const unsigned n = fixed ? 64 : 128;
+  asm volatile("bar.sync 1, %0;" ::"r"(n) : "memory");
+  out[threadIdx.x] = 1;
+}
+
+__global__ void if_else(int* out, bool fixed) {
+  __shared__ int s[32];
+  const int t = threadIdx.x;
+  if (t & 1) {
+    s[t] = t * 3;
+    __syncwarp();
+    out[t] = s[t ^ 1];
+  } else {
+    s[t] = t + 100;
+    if (fixed) __syncwarp();
+    out[t] = s[t ^ 1] * 2;
+  }
+  out[t + 32] = t;  // all lanes run on after the branch (none has exited)
+}
+
 int main(int argc, char** argv) {
   const char* c = argc > 1 ? argv[1] : "";
   const bool fixed = argc > 2 && std::strcmp(argv[2], "fixed") == 0;
@@ -77,6 +102,8 @@ int main(int argc, char** argv) {
   else if (!std::strcmp(c, "exited")) exited_lanes<<<1, 32>>>(out, fixed);
   else if (!std::strcmp(c, "shfl")) shfl_div<<<1, 32>>>(out, fixed);
   else if (!std::strcmp(c, "count")) bad_count<<<1, 64>>>(out, fixed);
+  else if (!std::strcmp(c, "toolarge")) too_large<<<1, 64>>>(out, fixed);
+  else if (!std::strcmp(c, "ifelse")) if_else<<<1, 32>>>(out, fixed);
   else { std::printf("unknown case '%s'\n", c); return 2; }
   cudaError_t e = cudaDeviceSynchronize();
   std::printf("%s: %s\n", c, cudaGetErrorName(e));

@@ -3,10 +3,10 @@
 # sgemm, shuffle reductions, cooperative-groups tiles) give none.
 softgpu_cuda_program(sync_bugs SOURCES sanitize_synccheck/sync_bugs.cu FLAGS -lineinfo)
 softgpu_cuda_program(sync_clean SOURCES sanitize_synccheck/sync_clean.cu FLAGS -lineinfo)
-foreach(c warp block mask shfl count)
+foreach(c warp block mask shfl count toolarge ifelse)
   set(limit 0)
-  if(c STREQUAL "block" OR c STREQUAL "count")
-    set(limit 2)  # 32 and 64 threads
+  if(c MATCHES "^(block|count|toolarge|ifelse)$")
+    set(limit 2)  # 16 to 64 threads
   endif()
   sanitize_test(sanitize.synccheck.${c} sync_bugs sanitize_synccheck/${c}.expected EXPECT_RC 3
                 OPTS --tool synccheck --error-exitcode 3 --print-limit ${limit} ARGS ${c})
