@@ -8,6 +8,7 @@
 //   count   bar.sync 1, 48 (not a multiple of the warp size) in a 64-thread block
 //   toolarge bar.sync 1, 128 in a 64-thread block: reported, then the launch
 //           ends with softgpu's deadlock message instead of hanging
+//   mismatch warp 0 at bar.sync 1, 64 and warp 1 at bar.sync 1, 32
 //   ifelse  __syncwarp() on one side of a branch only (fixed: on both sides,
 //           which sm_70+ pairs)
 #include <cstdio>
@@ -76,6 +77,12 @@ __global__ void too_large(int* out, bool fixed) {
   out[threadIdx.x] = 1;
 }
 
+__global__ void mismatch(int* out, bool fixed) {
+  const unsigned n = threadIdx.x < 32 || fixed ? 64 : 32;
+  asm volatile("bar.sync 1, %0;" ::"r"(n) : "memory");
+  out[threadIdx.x] = 1;
+}
+
 __global__ void if_else(int* out, bool fixed) {
   __shared__ int s[32];
   const int t = threadIdx.x;
@@ -103,6 +110,7 @@ int main(int argc, char** argv) {
   else if (!std::strcmp(c, "shfl")) shfl_div<<<1, 32>>>(out, fixed);
   else if (!std::strcmp(c, "count")) bad_count<<<1, 64>>>(out, fixed);
   else if (!std::strcmp(c, "toolarge")) too_large<<<1, 64>>>(out, fixed);
+  else if (!std::strcmp(c, "mismatch")) mismatch<<<1, 64>>>(out, fixed);
   else if (!std::strcmp(c, "ifelse")) if_else<<<1, 32>>>(out, fixed);
   else { std::printf("unknown case '%s'\n", c); return 2; }
   cudaError_t e = cudaDeviceSynchronize();

@@ -3,7 +3,8 @@
 // reduction with __syncthreads_count, warp-shuffle reductions after an early
 // return of part of a warp (threads that returned have exited), and
 // cooperative-groups tiles of 16 threads with tile.sync() and tile shuffles,
-// __syncwarp() reached from the two sides of a branch (sm_70+ pairs them).
+// __syncwarp() reached from the two sides of a branch (sm_70+ pairs them),
+// __syncthreads() after part of a warp, or a whole warp, returned.
 #include <cooperative_groups.h>
 #include <cstdio>
 
@@ -64,6 +65,15 @@ __global__ void split_syncwarp(int* out) {
   }
 }
 
+__global__ void early_exit(const int* in, int* out, int n) {
+  __shared__ int s[64];
+  const int i = threadIdx.x;
+  if (i >= n) return;
+  s[i] = in[i];
+  __syncthreads();
+  out[i] = s[(i + 1) % n];
+}
+
 int main() {
   const int n = 64;
   float *a, *b, *c, *sum;
@@ -74,7 +84,7 @@ int main() {
   cudaMallocManaged(&sum, sizeof(float));
   cudaMallocManaged(&count, sizeof(int));
   cudaMallocManaged(&in, 64 * sizeof(int));
-  cudaMallocManaged(&out, 4 * sizeof(int));
+  cudaMallocManaged(&out, 64 * sizeof(int));
   for (int i = 0; i < n * n; ++i) a[i] = float(i % 7) / 7, b[i] = float(i % 5) / 5;
   for (int i = 0; i < 64; ++i) in[i] = i;
   *sum = 0;
@@ -83,6 +93,8 @@ int main() {
   warp_sums<<<2, 64>>>(a, sum, count, 100);
   tiles<<<1, 64>>>(in, out);
   split_syncwarp<<<1, 32>>>(in);
+  early_exit<<<1, 64>>>(in, out, 40);  // warp 1: lanes 8-31 returned
+  early_exit<<<1, 64>>>(in, out, 20);  // warp 1 returned whole
   cudaError_t e = cudaDeviceSynchronize();
   std::printf("clean: %s c[5]=%g sum=%g count=%d out=%d,%d,%d,%d\n", cudaGetErrorName(e), c[5], *sum, *count,
               out[0], out[1], out[2], out[3]);
