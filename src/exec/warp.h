@@ -109,7 +109,7 @@ struct Cta {
   uint32_t nthreads = 0;
   std::vector<std::byte> shared;
   struct Barrier {
-    uint32_t arrived = 0;      // threads arrived in this phase
+    uint32_t arrived = 0;      // threads that passed a bar.arrive in this phase (exec/launch.cpp)
     uint32_t expected = 0;
     uint32_t red_count = 0;    // bar.red accumulators
     bool red_and = true, red_or = false;

@@ -4,7 +4,10 @@
 // return of part of a warp (threads that returned have exited), and
 // cooperative-groups tiles of 16 threads with tile.sync() and tile shuffles,
 // __syncwarp() reached from the two sides of a branch (sm_70+ pairs them),
-// __syncthreads() after part of a warp, or a whole warp, returned.
+// __syncthreads() after part of a warp, or a whole warp, returned; a
+// producer warp and a consumer warp handing over through named barriers
+// (bar.arrive / bar.sync, as warp-specialized kernels do). Exits 1 when the
+// handover's result is wrong.
 #include <cooperative_groups.h>
 #include <cstdio>
 
@@ -74,6 +77,22 @@ __global__ void early_exit(const int* in, int* out, int n) {
   out[i] = s[(i + 1) % n];
 }
 
+__global__ void producer_consumer(int* out) {
+  __shared__ int s[32];
+  const int t = threadIdx.x;
+  for (int it = 0; it < 3; ++it) {
+    if (t < 32) {
+      s[t] = t + it;
+      asm volatile("bar.arrive 1, 64;" ::: "memory");  // full
+      asm volatile("bar.sync 2, 64;" ::: "memory");    // wait until empty
+    } else {
+      asm volatile("bar.sync 1, 64;" ::: "memory");
+      out[t - 32] += s[63 - t];
+      asm volatile("bar.arrive 2, 64;" ::: "memory");
+    }
+  }
+}
+
 int main() {
   const int n = 64;
   float *a, *b, *c, *sum;
@@ -95,8 +114,15 @@ int main() {
   split_syncwarp<<<1, 32>>>(in);
   early_exit<<<1, 64>>>(in, out, 40);  // warp 1: lanes 8-31 returned
   early_exit<<<1, 64>>>(in, out, 20);  // warp 1 returned whole
+  int* pc = nullptr;
+  cudaMallocManaged(&pc, 32 * sizeof(int));
+  for (int i = 0; i < 32; ++i) pc[i] = 0;
+  producer_consumer<<<1, 64>>>(pc);
   cudaError_t e = cudaDeviceSynchronize();
+  bool ok = e == cudaSuccess;
+  for (int i = 0; i < 32; ++i) ok &= pc[i] == 3 * (31 - i) + 3;
   std::printf("clean: %s c[5]=%g sum=%g count=%d out=%d,%d,%d,%d\n", cudaGetErrorName(e), c[5], *sum, *count,
               out[0], out[1], out[2], out[3]);
-  return 0;
+  std::printf("%s producer_consumer\n", ok ? "PASS" : "FAIL");
+  return ok ? 0 : 1;
 }
