@@ -96,7 +96,7 @@ void Warp::note_back_branch(uint32_t pc) {
 
 // Lanes a warp-synchronous instruction executed by `mask` waits for: the
 // union of their membermasks (bar.warp.sync, shfl/vote/match/redux/elect .sync).
-uint32_t Warp::sync_members(const Inst& in, uint32_t mask) {
+uint32_t Warp::sync_members(const Inst& in, uint32_t mask, uint32_t* per_lane) {
   size_t idx = 0;
   switch (in.op) {
     case isa::Opcode::Shfl: idx = 4; break;
@@ -104,11 +104,17 @@ uint32_t Warp::sync_members(const Inst& in, uint32_t mask) {
     case isa::Opcode::Bar: case isa::Opcode::Barrier: idx = 0; break;
     default: idx = 2; break;
   }
-  if (idx >= in.nops || !mask) return mask;
+  if (idx >= in.nops || !mask) {
+    if (per_lane) for_lanes(mask, [&](uint32_t l) { per_lane[l] = mask; });
+    return mask;
+  }
   uint64_t scratch[kWarpSize];
   const uint64_t* m = src(in.o[idx], scratch);
   uint32_t members = 0;
-  for_lanes(mask, [&](uint32_t l) { members |= uint32_t(m[l]); });
+  for_lanes(mask, [&](uint32_t l) {
+    members |= uint32_t(m[l]);
+    if (per_lane) per_lane[l] = uint32_t(m[l]);
+  });
   return members;
 }
 

@@ -29,7 +29,9 @@ bool release_barriers(LaunchState& L, Cta& cta, std::vector<std::unique_ptr<Warp
   for (auto& w : warps)
     if (w->state != WarpState::Done) live += w->live_threads();
   for (uint32_t id = 0; id < 16; ++id) {
-    uint32_t arrived = 0, expected = 0, popc = 0;
+    // Threads that passed a bar.arrive earlier in this phase count too.
+    Cta::Barrier& b = cta.barriers[id];
+    uint32_t arrived = b.arrived, expected = b.expected, popc = 0;
     bool all = true, any = false, waiting = false;
     for (auto& w : warps) {
       if (w->state != WarpState::AtBarrier || w->bar_id != id) continue;
@@ -43,6 +45,7 @@ bool release_barriers(LaunchState& L, Cta& cta, std::vector<std::unique_ptr<Warp
     if (!waiting) continue;
     if (!expected) expected = live;
     if (arrived < expected) continue;
+    b.arrived = b.expected = 0;
     uint32_t waited = 0;
     for (size_t i = 0; i < warps.size(); ++i)
       if (warps[i]->state == WarpState::AtBarrier && warps[i]->bar_id == id) {
@@ -52,9 +55,14 @@ bool release_barriers(LaunchState& L, Cta& cta, std::vector<std::unique_ptr<Warp
     if (L.opts->listener && cta.listener_ctx) L.opts->listener->barrier_released(cta.listener_ctx, id, waited);
     released = true;
   }
-  // bar.arrive never waits.
+  // bar.arrive never waits; its threads stay counted until the phase completes.
   for (auto& w : warps)
-    if (w->state == WarpState::AtBarrier && w->bar_arrive_only) { w->finish_barrier(0, true, false); released = true; }
+    if (w->state == WarpState::AtBarrier && w->bar_arrive_only) {
+      cta.barriers[w->bar_id].arrived += w->bar_threads;
+      if (w->bar_expected) cta.barriers[w->bar_id].expected = w->bar_expected;
+      w->finish_barrier(0, true, false);
+      released = true;
+    }
   return released;
 }
 

@@ -79,6 +79,7 @@ void Warp::report_step(const Function& f, uint32_t pc, const Inst& in, uint32_t 
   } else if (state == WarpState::AtClusterBarrier) st.outcome = StepOutcome::AtClusterBarrier;
   else if (state == WarpState::Done) st.outcome = StepOutcome::Exited;
   st.sync_mask = trace_sync_mask_;
+  if (is_warp_sync(in)) st.member_masks = trace_members_;
   L_.opts->listener->step(st);
 }
 

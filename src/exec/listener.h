@@ -50,6 +50,10 @@ struct WarpStep {
   // bar.warp.sync): the union of the executing lanes' membermasks, read
   // before the instruction ran; 0 otherwise.
   uint32_t sync_mask = 0;
+  // The same instructions: each executing lane's own membermask (32
+  // entries, valid for the lanes in `executed` during the call); null for
+  // other instructions.
+  const uint32_t* member_masks = nullptr;
 };
 
 // What the executor itself found wrong with an access it is about to make.

@@ -150,7 +150,7 @@ bool Warp::step() {
     tracing_ = true;
     accesses_.clear();
     trace_pc_ = pc;
-    trace_sync_mask_ = is_warp_sync(in) ? sync_members(in, mask) : 0;
+    trace_sync_mask_ = is_warp_sync(in) ? sync_members(in, mask, trace_members_) : 0;
     const bool r = execute(in, top, pc, active, mask);
     tracing_ = false;
     report_step(f, pc, in, active, mask);

@@ -109,7 +109,7 @@ struct Cta {
   uint32_t nthreads = 0;
   std::vector<std::byte> shared;
   struct Barrier {
-    uint32_t arrived = 0;      // threads arrived in this phase
+    uint32_t arrived = 0;      // threads that passed a bar.arrive in this phase (exec/launch.cpp)
     uint32_t expected = 0;
     uint32_t red_count = 0;    // bar.red accumulators
     bool red_and = true, red_or = false;
@@ -259,7 +259,7 @@ class Warp {
   void note_back_branch(uint32_t pc);
   bool its_yield();
   bool its_sync_point(const Inst& in);
-  uint32_t sync_members(const Inst& in, uint32_t mask);
+  uint32_t sync_members(const Inst& in, uint32_t mask, uint32_t* per_lane = nullptr);
   bool its_blocked(const SimtEntry& e, uint32_t live_lanes);
   uint64_t state_hash() const;
   uint64_t sreg(program::Sreg s, uint32_t lane) const;
@@ -288,6 +288,7 @@ class Warp {
   // the buffer a suppressed access reads zeros from and writes into
   // (ExecutionListener::check_access).
   uint32_t trace_pc_ = 0, trace_sync_mask_ = 0;
+  uint32_t trace_members_[kWarpSize] = {};  // each executing lane's membermask (WarpStep::member_masks)
   std::vector<std::byte> suppressed_;
   std::byte* checked(ptx::Space space, bool generic, uint64_t addr, uint32_t size, uint32_t lane, bool write);
   bool global_mapped(uint64_t addr, uint32_t size) const;
