@@ -93,6 +93,10 @@ class MemoryObserver {
   virtual void released(const Allocation&) {}
   // A copy or memset from the host side is about to write [addr, addr+n).
   virtual void host_write(uint64_t /*addr*/, uint64_t /*n*/) {}
+  // Stream-ordered memory (runtime/mempool.cpp, graph_memory.cpp): the
+  // block at `base` was handed to the program (in_use) or went back to its
+  // pool, which keeps it allocated here for reuse (not the program's: no leak).
+  virtual void pool_block(uint64_t /*base*/, bool /*in_use*/) {}
 };
 
 class DeviceMemory {
@@ -122,6 +126,8 @@ class DeviceMemory {
   std::optional<Allocation> nearest(DeviceAddr addr) const;
   std::vector<Allocation> allocations() const;  // every live one, by base
   void set_observer(MemoryObserver* o) { observer_ = o; }
+  // Tells the observer that a pool block changed hands (MemoryObserver::pool_block).
+  void note_pool_block(DeviceAddr base, bool in_use);
   // True if [addr, addr+size) lies inside one live allocation.
   bool contains(DeviceAddr addr, Bytes size) const;
   // Pinned and registered regions (outside the arena), sorted by base.
