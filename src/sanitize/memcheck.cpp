@@ -94,13 +94,19 @@ class Memcheck final : public Sanitizer {
     return false;
   }
 
-  // ---- exec::MemoryObserver (called with the memory's lock held) ----
-  void allocated(const exec::Allocation&) override { dirty_ = true; }
+  // ---- exec::MemoryObserver (called with the memory's lock held; mu_ is
+  // never held while calling into the memory, so the order is memory, mu_) ----
+  void allocated(const exec::Allocation&) override {
+    std::lock_guard lock(mu_);
+    dirty_ = true;
+  }
   void released(const exec::Allocation& a) override {
+    std::lock_guard lock(mu_);
     hit_size_ = 0;
     pooled_.erase(a.base);
   }
   void pool_block(uint64_t base, bool in_use) override {
+    std::lock_guard lock(mu_);
     if (in_use) pooled_.erase(base);
     else pooled_.insert(base);
   }

@@ -1,7 +1,7 @@
 // memcheck --leak-check full. MODE: leak (cudaMalloc 1000 bytes,
 // cudaMallocManaged 256, a device malloc of 16 left allocated at exit),
 // reset (the same, then cudaDeviceReset: reported there, not again at
-// exit), pool (two cudaMallocAsync blocks, one freed: the pool keeps it,
+// exit, where only a 512-byte cudaMalloc made after the reset is left), pool (two cudaMallocAsync blocks, one freed: the pool keeps it,
 // but only the other is a leak). "MODE fixed": everything freed.
 #include <cstdio>
 #include <cstring>
@@ -39,7 +39,12 @@ int main(int argc, char** argv) {
     cudaFree(m);
   }
   cudaFree(slot);
-  if (!std::strcmp(mode, "reset")) cudaDeviceReset();
+  if (!std::strcmp(mode, "reset")) {
+    cudaDeviceReset();
+    void* after = nullptr;  // the new context's leak, reported at exit
+    cudaMalloc(&after, 512);
+    if (fixed) cudaFree(after);
+  }
   std::printf("%s%s: done\n", mode, fixed ? " fixed" : "");
   return 0;
 }
