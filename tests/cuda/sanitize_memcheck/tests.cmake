@@ -6,6 +6,7 @@ softgpu_cuda_program(mc_shared_local SOURCES sanitize_memcheck/mc_shared_local.c
 softgpu_cuda_program(mc_heap SOURCES sanitize_memcheck/mc_heap.cu FLAGS -lineinfo)
 softgpu_cuda_program(mc_api SOURCES sanitize_memcheck/mc_api.cu FLAGS -lineinfo)
 softgpu_cuda_program(mc_leak SOURCES sanitize_memcheck/mc_leak.cu FLAGS -lineinfo)
+softgpu_cuda_program(mc_host SOURCES sanitize_memcheck/mc_host.cu FLAGS -lineinfo)
 
 set(_mc sanitize_memcheck)
 set(_clean sanitize/clean.expected)
@@ -17,7 +18,8 @@ foreach(t "global_read_past;mc_global;read_past" "global_write_before;mc_global;
           "heap_overflow;mc_heap;overflow" "heap_invalid_free;mc_heap;invalid_free"
           "heap_double_free;mc_heap;double_free"
           "api_free_host;mc_api;free_host" "api_double_free;mc_api;double_free"
-          "api_memcpy_past;mc_api;memcpy_past")
+          "api_memcpy_past;mc_api;memcpy_past"
+          "host_registered;mc_host;registered" "host_mapped;mc_host;mapped")
   list(GET t 0 name)
   list(GET t 1 prog)
   list(GET t 2 mode)
