@@ -185,6 +185,11 @@ std::optional<Allocation> DeviceMemory::nearest(DeviceAddr addr) const {
   return best;
 }
 
+void DeviceMemory::note_pool_block(DeviceAddr base, bool in_use) {
+  std::shared_lock lock(mu_);
+  if (observer_) observer_->pool_block(base.value, in_use);
+}
+
 std::vector<Allocation> DeviceMemory::allocations() const {
   std::shared_lock lock(mu_);
   std::vector<Allocation> v;

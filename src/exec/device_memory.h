@@ -96,6 +96,10 @@ class MemoryObserver {
   // A copy is about to read [addr, addr+n) of device memory from the host
   // side (cudaMemcpy source); `what` names the call.
   virtual void host_read(uint64_t /*addr*/, uint64_t /*n*/, const char* /*what*/) {}
+  // Stream-ordered memory (runtime/mempool.cpp, graph_memory.cpp): the
+  // block at `base` was handed to the program (in_use) or went back to its
+  // pool, which keeps it allocated here for reuse (not the program's: no leak).
+  virtual void pool_block(uint64_t /*base*/, bool /*in_use*/) {}
 };
 
 class DeviceMemory {
@@ -133,6 +137,8 @@ class DeviceMemory {
   void note_read(const void* src, size_t n, const char* what) const {
     if (observer_ && n) observer_->host_read(reinterpret_cast<uint64_t>(src), n, what);
   }
+  // Tells the observer that a pool block changed hands (MemoryObserver::pool_block).
+  void note_pool_block(DeviceAddr base, bool in_use);
   // True if [addr, addr+size) lies inside one live allocation.
   bool contains(DeviceAddr addr, Bytes size) const;
   // Pinned and registered regions (outside the arena), sorted by base.

@@ -44,6 +44,7 @@ Status StreamOrderedMemory::graph_mem_create(uint64_t bytes, exec::MemKind kind,
   g.refs = 1;
   g.owner = owner;
   st.graph_allocs.emplace(a.value().value, std::move(g));
+  memory_->note_pool_block(a.value(), false);  // reserved; the program's once a launch allocates it
   st.graph_reserved += r;
   raise(st.graph_reserved_high, st.graph_reserved);
   *out = a.value().value;
@@ -117,6 +118,7 @@ Status StreamOrderedMemory::graph_mem_prelaunch(uint64_t addr, bool auto_free) {
   if (!auto_free) return Status::InvalidValue;
   it->second.live = false;
   st.graph_used -= it->second.bytes;
+  memory_->note_pool_block(DeviceAddr{addr}, false);
   return Status::Success;
 }
 
@@ -126,6 +128,7 @@ Status StreamOrderedMemory::graph_mem_launch_alloc(uint64_t addr) {
   if (it == st.graph_allocs.end() || it->second.live) return Status::InvalidValue;
   it->second.live = true;
   memory_->renew(DeviceAddr{addr});  // fresh memory at each launch for sanitizers
+  memory_->note_pool_block(DeviceAddr{addr}, true);
   st.graph_used += it->second.bytes;
   raise(st.graph_used_high, st.graph_used);
   return Status::Success;
@@ -136,6 +139,7 @@ Status StreamOrderedMemory::graph_mem_launch_free(uint64_t addr) {
   auto it = st.graph_allocs.find(addr);
   if (it == st.graph_allocs.end() || !it->second.live) return Status::InvalidValue;  // not allocated now
   it->second.live = false;
+  memory_->note_pool_block(DeviceAddr{addr}, false);
   st.graph_used -= it->second.bytes;
   return Status::Success;
 }

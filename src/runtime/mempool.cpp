@@ -73,6 +73,7 @@ Status StreamOrderedMemory::pool_allocate(void** out, size_t size, MemPool& pool
   pool.used += bytes;
   pool.live++;
   raise(pool.used_high, pool.used);
+  memory_->note_pool_block(DeviceAddr{base}, true);
   *out = exec::DeviceMemory::host_ptr(DeviceAddr{base});
   return Status::Success;
 }
@@ -89,6 +90,7 @@ std::optional<Status> StreamOrderedMemory::free_stream_ordered(void* p) {
     pool.live--;
     if (!pool.destroyed) {
       pool.cached.emplace(b.bytes, a);
+      memory_->note_pool_block(DeviceAddr{a}, false);
       return Status::Success;
     }
     memory_->release(DeviceAddr{a}, {pool.kind});
@@ -103,6 +105,7 @@ std::optional<Status> StreamOrderedMemory::free_stream_ordered(void* p) {
     if (!g->second.live || g->second.owner_frees) return Status::InvalidValue;
     g->second.live = false;
     st.graph_used -= g->second.bytes;
+    memory_->note_pool_block(DeviceAddr{a}, false);
     return Status::Success;
   }
   return std::nullopt;

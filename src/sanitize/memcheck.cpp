@@ -2,10 +2,12 @@
 // local memory, checked before they take effect (a bad access is reported
 // and suppressed, the kernel goes on so that every bad thread is reported,
 // and the launch then fails with cudaErrorLaunchFailure as on a GPU);
-// device malloc/free errors; failed API calls; leaks at exit (--leak-check
-// full).
+// device malloc/free errors; failed API calls; leaks at exit or
+// cudaDeviceReset (--leak-check full). Wording: NVIDIA's Compute Sanitizer
+// user guide ("Understanding Memcheck Errors", "Leak Checking").
 #include <map>
 #include <mutex>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -25,6 +27,24 @@ std::string_view space_name(ptx::Space s) {
   }
 }
 
+// "1,024" as compute-sanitizer prints byte counts and distances.
+std::string grouped(uint64_t n) {
+  std::string s = std::to_string(n);
+  for (int i = int(s.size()) - 3; i > 0; i -= 3) s.insert(size_t(i), ",");
+  return s;
+}
+
+// The relation of an address to a region, compute-sanitizer's second line.
+std::string relation(uint64_t addr, uint64_t base, uint64_t size, std::string_view what) {
+  if (addr >= base && addr - base < size)
+    return fmt::format("and is inside {} at 0x{:x} of size {} bytes", what, base, grouped(size));
+  if (addr >= base + size)
+    return fmt::format("and is {} bytes after {} at 0x{:x} of size {} bytes", grouped(addr - (base + size)), what,
+                       base, grouped(size));
+  return fmt::format("and is {} bytes before {} at 0x{:x} of size {} bytes", grouped(base - addr), what, base,
+                     grouped(size));
+}
+
 class Memcheck final : public Sanitizer {
  public:
   Memcheck(const Options& o, exec::DeviceMemory* m) : Sanitizer(o, m) {}
@@ -32,10 +52,12 @@ class Memcheck final : public Sanitizer {
   bool checks_accesses() const override { return true; }
 
   bool check_access(const AccessCheck& c) override {
-    std::vector<std::string> extra;
     if (c.problem == AccessProblem::None) {
       if (c.space != ptx::Space::Global && c.space != ptx::Space::Const) return false;
-      if (!memory_ || !memory_->arena().contains(c.addr, c.size)) return false;  // external regions: exact already
+      if (!memory_) return false;
+      // The last allocation found covers most accesses of a kernel.
+      if (c.addr - hit_base_ < hit_size_ && c.size <= hit_size_ - (c.addr - hit_base_)) return false;
+      if (!memory_->arena().contains(c.addr, c.size)) return false;  // external regions: exact already
       if (global_ok(c.addr, c.size)) return false;
       report(c, "is out of bounds");
       return true;
@@ -48,15 +70,23 @@ class Memcheck final : public Sanitizer {
     std::lock_guard lock(mu_);
     switch (e.kind) {
       case exec::HeapEvent::Kind::Malloc:
-        if (e.addr) heap_[e.addr] = e.size;
+        if (e.addr) {
+          heap_[e.addr] = e.size;
+          freed_.erase(e.addr);
+          dirty_ = true;
+        }
         return false;
       case exec::HeapEvent::Kind::Free:
         heap_.erase(e.addr);
+        freed_.insert(e.addr);
+        hit_size_ = 0;
         return false;
       case exec::HeapEvent::Kind::InvalidFree: {
         auto d = where(e.fn, e.pc, e.warp, e.lane);
-        d.push_back(fmt::format("Address 0x{:x} is not the start of a live block from device malloc", e.addr));
-        reporter_.error("Malloc/Free error encountered : Invalid pointer to free", d);
+        d.push_back(fmt::format("Address 0x{:x}", e.addr));
+        reporter_.error(freed_.count(e.addr) ? "Malloc/Free error encountered : Double free"
+                                             : "Malloc/Free error encountered : Invalid pointer to free",
+                        d);
         fail_launch();
         return true;
       }
@@ -64,12 +94,43 @@ class Memcheck final : public Sanitizer {
     return false;
   }
 
+  // ---- exec::MemoryObserver (called with the memory's lock held; mu_ is
+  // never held while calling into the memory, so the order is memory, mu_) ----
+  void allocated(const exec::Allocation&) override {
+    std::lock_guard lock(mu_);
+    dirty_ = true;
+  }
+  void released(const exec::Allocation& a) override {
+    std::lock_guard lock(mu_);
+    hit_size_ = 0;
+    pooled_.erase(a.base);
+  }
+  void pool_block(uint64_t base, bool in_use) override {
+    std::lock_guard lock(mu_);
+    if (in_use) pooled_.erase(base);
+    else pooled_.insert(base);
+  }
+
+  void device_reset() override {
+    leak_check();
+    std::lock_guard lock(mu_);
+    heap_.clear();
+    freed_.clear();
+    pooled_.clear();
+    dirty_ = false;  // nothing to check at exit unless the program allocates again
+    hit_size_ = 0;
+  }
+
  private:
   // Inside one live allocation (and, in the device heap, one live block).
   bool global_ok(uint64_t addr, uint32_t size) {
     auto a = memory_->find(DeviceAddr{addr});
     if (!a || size > a->size - (addr - a->base)) return false;
-    if (a->kind != exec::MemKind::Internal || !is_heap(*a)) return true;
+    if (a->kind != exec::MemKind::Internal || !is_heap(*a)) {
+      hit_base_ = a->base;
+      hit_size_ = a->size;
+      return true;
+    }
     std::lock_guard lock(mu_);
     auto it = heap_.upper_bound(addr);
     if (it == heap_.begin()) return false;
@@ -94,31 +155,22 @@ class Memcheck final : public Sanitizer {
         if (hi == heap_.end() || (hi != heap_.begin() && addr - (std::prev(hi)->first + std::prev(hi)->second) <
                                                              hi->first - addr))
           best = std::prev(hi);
-        return relation(addr, best->first, best->second);
+        return relation(addr, best->first, best->second, "the nearest allocation");
       }
     }
-    return relation(addr, a->base, a->size);
-  }
-
-  static std::string relation(uint64_t addr, uint64_t base, uint64_t size) {
-    if (addr >= base && addr - base < size)
-      return fmt::format("and is inside the nearest allocation at 0x{:x} of size {} bytes", base, size);
-    if (addr >= base + size)
-      return fmt::format("and is {} bytes after the nearest allocation at 0x{:x} of size {} bytes",
-                         addr - (base + size), base, size);
-    return fmt::format("and is {} bytes before the nearest allocation at 0x{:x} of size {} bytes", base - addr, base,
-                       size);
+    return relation(addr, a->base, a->size, "the nearest allocation");
   }
 
   void report(const AccessCheck& c, std::string_view what) {
     auto d = where(c.fn, c.pc, c.warp, c.lane);
+    d.push_back(fmt::format("Address 0x{:x} {}", c.addr, what));
     if (c.space == ptx::Space::Shared || c.space == ptx::Space::Local) {
-      d.push_back(fmt::format("Address 0x{:x} {}", c.addr, what));
-      d.push_back(fmt::format("and is at offset {} of the {} {} bytes", c.addr,
-                              c.space == ptx::Space::Shared ? "block's" : "thread's", c.region_bytes));
-    } else {
-      d.push_back(fmt::format("Address 0x{:x} {}", c.addr, what));
-      if (std::string n = nearest(c.addr); !n.empty()) d.push_back(std::move(n));
+      // softgpu's addition: where the block's shared memory or the thread's
+      // local memory (its frames in use) ends.
+      d.push_back(relation(c.addr, 0, c.region_bytes,
+                           c.space == ptx::Space::Shared ? "the block's shared memory" : "the thread's local memory"));
+    } else if (std::string n = nearest(c.addr); !n.empty()) {
+      d.push_back(std::move(n));
     }
     reporter_.error(fmt::format("Invalid {} {} of size {} bytes", space_name(c.space), c.write ? "write" : "read",
                                 c.size),
@@ -126,30 +178,45 @@ class Memcheck final : public Sanitizer {
     fail_launch();
   }
 
-  void finish_tool() override {
+  // Device memory the program allocated and did not free: cudaMalloc,
+  // cudaMallocManaged, stream-ordered blocks in use, device malloc.
+  void leak_check() {
     if (!opts_.leak_check || !memory_) return;
     uint64_t bytes = 0, count = 0;
-    for (const exec::Allocation& a : memory_->allocations()) {
-      if (a.kind != exec::MemKind::Device && a.kind != exec::MemKind::Managed) continue;
-      reporter_.error(fmt::format("Leaked {} bytes at 0x{:x}", a.size, a.base), {});
-      bytes += a.size;
-      ++count;
-    }
     std::map<uint64_t, uint64_t> heap;
+    std::set<uint64_t> pooled;
     {
       std::lock_guard lock(mu_);
       heap = heap_;
+      pooled = pooled_;
+    }
+    for (const exec::Allocation& a : memory_->allocations()) {
+      if (a.kind != exec::MemKind::Device && a.kind != exec::MemKind::Managed) continue;
+      if (pooled.count(a.base)) continue;
+      reporter_.error(fmt::format("Leaked {} bytes at 0x{:x}", grouped(a.size), a.base), {});
+      bytes += a.size;
+      ++count;
     }
     for (const auto& [p, n] : heap) {
-      reporter_.error(fmt::format("Leaked {} bytes at 0x{:x} (device malloc)", n, p), {});
+      reporter_.error(fmt::format("Leaked {} bytes at 0x{:x} on the device heap", grouped(n), p), {});
       bytes += n;
       ++count;
     }
     reporter_.line(fmt::format("LEAK SUMMARY: {} bytes leaked in {} allocations", bytes, count));
   }
 
+  void finish_tool() override {
+    if (dirty_) leak_check();
+  }
+
   std::mutex mu_;
   std::map<uint64_t, uint64_t> heap_;  // live device-malloc blocks: address -> bytes requested
+  std::set<uint64_t> freed_;           // device-malloc blocks freed and not handed out again
+  std::set<uint64_t> pooled_;          // pool blocks the program gave back (cached by their pool)
+  bool dirty_ = true;                  // allocations since the start or the last cudaDeviceReset
+  // The allocation the last global access fell in (launches run on one host
+  // thread under a sanitizer; any release clears it).
+  uint64_t hit_base_ = 0, hit_size_ = 0;
 };
 
 }  // namespace
