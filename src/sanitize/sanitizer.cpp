@@ -7,6 +7,7 @@ namespace softgpu::sanitize {
 Result<std::unique_ptr<Sanitizer>> Sanitizer::create(const Options& o, exec::DeviceMemory* memory) {
   switch (o.tool) {
     case ToolKind::Memcheck: return make_memcheck(o, memory);
+    case ToolKind::Racecheck: return make_racecheck(o, memory);
     default:
       return Error{Status::NotSupported,
                    fmt::format("the {} tool is not implemented yet (memcheck is)", tool_name(o.tool))};

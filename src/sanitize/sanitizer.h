@@ -70,5 +70,6 @@ class Sanitizer : public exec::ExecutionListener, public exec::MemoryObserver {
 
 // The tools (one file each).
 std::unique_ptr<Sanitizer> make_memcheck(const Options& o, exec::DeviceMemory* memory);
+std::unique_ptr<Sanitizer> make_racecheck(const Options& o, exec::DeviceMemory* memory);
 
 }  // namespace softgpu::sanitize
