@@ -29,8 +29,9 @@ bool release_barriers(LaunchState& L, Cta& cta, std::vector<std::unique_ptr<Warp
   for (auto& w : warps)
     if (w->state != WarpState::Done) live += w->live_threads();
   for (uint32_t id = 0; id < 16; ++id) {
-    uint32_t arrived = 0, expected = 0, popc = 0;
-    bool all = true, any = false, waiting = false;
+    Cta::Barrier& b = cta.barriers[id];  // threads that passed it with bar.arrive, still counted
+    uint32_t arrived = b.arrived, expected = b.expected, popc = 0;
+    bool all = true, any = false, waiting = b.arrived > 0;
     for (auto& w : warps) {
       if (w->state != WarpState::AtBarrier || w->bar_id != id) continue;
       waiting = true;
@@ -43,6 +44,7 @@ bool release_barriers(LaunchState& L, Cta& cta, std::vector<std::unique_ptr<Warp
     if (!waiting) continue;
     if (!expected) expected = live;
     if (arrived < expected) continue;
+    b.arrived = b.expected = 0;
     uint32_t waited = 0;
     for (size_t i = 0; i < warps.size(); ++i)
       if (warps[i]->state == WarpState::AtBarrier && warps[i]->bar_id == id) {
@@ -52,9 +54,15 @@ bool release_barriers(LaunchState& L, Cta& cta, std::vector<std::unique_ptr<Warp
     if (L.opts->listener && cta.listener_ctx) L.opts->listener->barrier_released(cta.listener_ctx, id, waited);
     released = true;
   }
-  // bar.arrive never waits.
+  // bar.arrive never waits; its threads count until the barrier completes.
   for (auto& w : warps)
-    if (w->state == WarpState::AtBarrier && w->bar_arrive_only) { w->finish_barrier(0, true, false); released = true; }
+    if (w->state == WarpState::AtBarrier && w->bar_arrive_only) {
+      Cta::Barrier& b = cta.barriers[w->bar_id];
+      b.arrived += w->bar_threads;
+      if (w->bar_expected) b.expected = w->bar_expected;
+      w->finish_barrier(0, true, false);
+      released = true;
+    }
   return released;
 }
 

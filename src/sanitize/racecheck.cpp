@@ -5,6 +5,7 @@
 // racecheck_core; this file feeds it the executor's records and prints
 // compute-sanitizer's hazard and analysis reports.
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -154,8 +155,7 @@ class Racecheck final : public Sanitizer {
       const std::string head =
           fmt::format("{}: Race reported between {} access {}", r.error ? "Error" : "Warning",
                       r.write1 ? "Write" : "Read", a[0]);
-      if (r.error) reporter_.error(head, d);
-      else reporter_.warning(head, d);
+      report(r.error, head, d);
     }
   }
 
@@ -238,8 +238,7 @@ class Racecheck final : public Sanitizer {
       const std::string head = fmt::format("{}: Potential {} hazard detected at __shared__ 0x{:x} in block {} :",
                                            error ? "Error" : "Warning", kind_name(h.kind), h.byte,
                                            dim(block_of(st.cta)));
-      if (error) reporter_.error(head, d);
-      else reporter_.warning(head, d);
+      report(error, head, d);
     }
     if (opts_.race_report == RaceReport::Hazard) return;
     // One analysis report per pair of instructions, in the order first seen.
@@ -254,14 +253,26 @@ class Racecheck final : public Sanitizer {
     r.error |= error;
   }
 
+  // Hazards count apart from the API errors the framework reports.
+  void report(bool error, const std::string& head, const std::vector<std::string>& d) {
+    if (error) {
+      reporter_.error(head, d);
+      ++errors_;
+    } else {
+      reporter_.warning(head, d);
+      ++warnings_;
+    }
+  }
+
   void finish_tool() override {
-    const uint64_t e = reporter_.errors(), w = reporter_.warnings();
+    const uint64_t e = errors_, w = warnings_;
     reporter_.line(fmt::format("RACECHECK SUMMARY: {} hazard{} displayed ({} error{}, {} warning{})", e + w,
                                e + w == 1 ? "" : "s", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s"));
   }
 
   using Site = std::tuple<const program::Function*, uint32_t, bool>;
   std::mutex mu_;
+  std::atomic<uint64_t> errors_{0}, warnings_{0};
   std::vector<std::unique_ptr<State>> pool_;
   std::vector<Race> races_;
   std::map<std::tuple<Site, Site>, size_t> race_index_;

@@ -97,6 +97,7 @@ __global__ void histogram(const int* in, int n, int* out) {
   atomicAdd(&out[t], h[t]);
 }
 
+#pragma nv_diag_suppress static_var_with_dynamic_init
 __global__ void mbarrier_exchange(const int* in, int* out) {
   __shared__ int s[64];
   __shared__ cuda::barrier<cuda::thread_scope_block> bar;
