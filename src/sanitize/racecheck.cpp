@@ -49,6 +49,10 @@ std::string_view mod(const program::Inst& in, size_t i) {
   return i < in.raw_mods.size() ? std::string_view(in.raw_mods[i]) : std::string_view();
 }
 
+bool has_mod(const program::Inst& in, std::string_view m) {
+  return std::find(in.raw_mods.begin(), in.raw_mods.end(), m) != in.raw_mods.end();
+}
+
 class Racecheck final : public Sanitizer {
  public:
   Racecheck(const Options& o, exec::DeviceMemory* m) : Sanitizer(o, m) { reporter_.omit_error_summary(); }
@@ -100,12 +104,23 @@ class Racecheck final : public Sanitizer {
     const bool cp_async = async && mod(in, 0) == ".async";
     const bool copy = cp_async && (mod(in, 1) == ".ca" || mod(in, 1) == ".cg");
     const bool mbarrier = info.has(isa::kAtomic) && info.has(isa::kBarrier);
+    // Memory-model strong accesses (ld/st .relaxed/.acquire/.release, e.g.
+    // cuda::atomic_ref) do not race with atomics or each other; a release
+    // publishes the warp's accesses at the address, an acquire takes them.
+    const bool acquire = !in.raw_mods.empty() && (has_mod(in, ".acquire") || has_mod(in, ".acq_rel"));
+    const bool release = !in.raw_mods.empty() && (has_mod(in, ".release") || has_mod(in, ".acq_rel"));
+    const bool strong = acquire || release || (!in.raw_mods.empty() && has_mod(in, ".relaxed"));
     auto sink = [&](const Hazard& h) { hazard(*st, h); };
     if (!st->pending.empty()) {
       if (copy || !async)  // bulk copies' shared writes are not tracked
-        accesses(*st, s, info.has(isa::kAtomic), copy, sink);
+        accesses(*st, s, info.has(isa::kAtomic) || strong, copy, sink);
       st->pending.clear();
     }
+    if ((acquire || release) && !mbarrier)
+      for_shared(s, [&](uint32_t lane, uint64_t a) {
+        if (release) m.mbarrier_arrive(w, a);
+        if (acquire) m.mbarrier_wait(w, 1u << lane, a);
+      });
     if (s.sync_mask && (s.sync_mask & s.executed)) m.warp_sync(w, s.sync_mask & s.executed);
     if (s.outcome == exec::StepOutcome::AtBarrier) m.barrier_arrive(w, s.barrier_id, in.m.arrive);
     if (mbarrier) {

@@ -2,8 +2,10 @@
 // __syncthreads(), a warp-shuffle block reduction, a __syncwarp() warp
 // reduction in shared memory, a cooperative-groups tile reduction, a
 // double-buffered cp.async pipeline, shared-memory atomics (histogram),
-// and a cuda::barrier (mbarrier) exchange. Every result is checked.
+// a cuda::barrier (mbarrier) exchange and a release/acquire flag. Every
+// result is checked.
 #include <cooperative_groups.h>
+#include <cuda/atomic>
 #include <cuda/barrier>
 #include <cuda_pipeline.h>
 
@@ -109,6 +111,26 @@ __global__ void mbarrier_exchange(const int* in, int* out) {
   out[t] = s[63 - t];
 }
 
+// A release/acquire flag (cuda::atomic_ref) hands warp 0's data to thread 32.
+__global__ void flag_handoff(int* out) {
+  __shared__ int data[32], flag;
+  const int t = threadIdx.x;
+  if (t == 0) flag = 0;
+  __syncthreads();
+  cuda::atomic_ref<int, cuda::thread_scope_block> f(flag);
+  if (t < 32) {
+    data[t] = 3 * t;
+    __syncwarp();
+    if (t == 0) f.store(1, cuda::memory_order_release);
+  } else if (t == 32) {
+    while (f.load(cuda::memory_order_acquire) == 0) {
+    }
+    int sum = 0;
+    for (int i = 0; i < 32; ++i) sum += data[i];
+    out[0] = sum;
+  }
+}
+
 template <class V>
 int check(const char* what, const V& got, const V& want) {
   int bad = 0;
@@ -173,6 +195,9 @@ int main() {
   want.assign(64, 0);
   for (int t = 0; t < 64; ++t) want[t] = in[63 - t];
   bad += check("mbarrier_exchange", std::vector<int>(r.begin(), r.begin() + 64), want);
+  flag_handoff<<<1, 64>>>(dr);
+  cudaMemcpy(r.data(), dr, 4, cudaMemcpyDeviceToHost);
+  bad += check("flag_handoff", std::vector<int>(r.begin(), r.begin() + 1), std::vector<int>{3 * 31 * 32 / 2});
   std::printf("%s\n", bad ? "FAILED" : "all ok");
   return bad ? 1 : 0;
 }
