@@ -49,6 +49,10 @@ std::string_view mod(const program::Inst& in, size_t i) {
   return i < in.raw_mods.size() ? std::string_view(in.raw_mods[i]) : std::string_view();
 }
 
+std::vector<std::string> site(const program::Function* fn, uint32_t pc) {
+  return fn ? site_lines(*fn, pc) : std::vector<std::string>{"at an unknown instruction"};
+}
+
 bool has_mod(const program::Inst& in, std::string_view m) {
   return std::find(in.raw_mods.begin(), in.raw_mods.end(), m) != in.raw_mods.end();
 }
@@ -107,16 +111,17 @@ class Racecheck final : public Sanitizer {
     // Memory-model strong accesses (ld/st .relaxed/.acquire/.release, e.g.
     // cuda::atomic_ref) do not race with atomics or each other; a release
     // publishes the warp's accesses at the address, an acquire takes them.
-    const bool acquire = !in.raw_mods.empty() && (has_mod(in, ".acquire") || has_mod(in, ".acq_rel"));
-    const bool release = !in.raw_mods.empty() && (has_mod(in, ".release") || has_mod(in, ".acq_rel"));
-    const bool strong = acquire || release || (!in.raw_mods.empty() && has_mod(in, ".relaxed"));
+    const bool memory = !s.mem.empty() && !mbarrier;
+    const bool acquire = memory && (has_mod(in, ".acquire") || has_mod(in, ".acq_rel"));
+    const bool release = memory && (has_mod(in, ".release") || has_mod(in, ".acq_rel"));
+    const bool strong = acquire || release || (memory && has_mod(in, ".relaxed"));
     auto sink = [&](const Hazard& h) { hazard(*st, h); };
     if (!st->pending.empty()) {
       if (copy || !async)  // bulk copies' shared writes are not tracked
         accesses(*st, s, info.has(isa::kAtomic) || strong, copy, sink);
       st->pending.clear();
     }
-    if ((acquire || release) && !mbarrier)
+    if (acquire || release)
       for_shared(s, [&](uint32_t lane, uint64_t a) {
         if (release) m.mbarrier_arrive(w, a);
         if (acquire) m.mbarrier_wait(w, 1u << lane, a);
@@ -162,7 +167,7 @@ class Racecheck final : public Sanitizer {
       race_index_.clear();
     }
     for (const Race& r : races) {
-      auto a = site_lines(*r.fn1, r.pc1), b = site_lines(*r.fn2, r.pc2);
+      auto a = site(r.fn1, r.pc1), b = site(r.fn2, r.pc2);
       std::vector<std::string> d{fmt::format("and {} access {} [{} hazard{}]", r.write2 ? "Write" : "Read", b[0],
                                              r.count, r.count == 1 ? "" : "s")};
       if (a.size() > 1) d.push_back(a[1]);
@@ -246,7 +251,7 @@ class Racecheck final : public Sanitizer {
       for (const Access* x : {&a, &b})
         d.push_back(fmt::format("{} Thread {} {}", x->write ? "Write" : "Read",
                                 dim(thread_of({st.cta, x->thread / 32u}, x->thread % 32u)),
-                                site_lines(*x->fn, x->pc)[0]));
+                                site(x->fn, x->pc)[0]));
       if (h.kind != HazardKind::RAW && h.first_of_access && h.cur && h.incoming)
         d.push_back(fmt::format("Current Value : {}, Incoming Value : {}", value(h.cur, h.size),
                                 value(h.incoming, h.size)));
