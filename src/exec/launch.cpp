@@ -29,10 +29,9 @@ bool release_barriers(LaunchState& L, Cta& cta, std::vector<std::unique_ptr<Warp
   for (auto& w : warps)
     if (w->state != WarpState::Done) live += w->live_threads();
   for (uint32_t id = 0; id < 16; ++id) {
-    // Threads that passed a bar.arrive earlier in this phase count too.
-    Cta::Barrier& b = cta.barriers[id];
+    Cta::Barrier& b = cta.barriers[id];  // threads that passed it with bar.arrive, still counted
     uint32_t arrived = b.arrived, expected = b.expected, popc = 0;
-    bool all = true, any = false, waiting = false;
+    bool all = true, any = false, waiting = b.arrived > 0;
     for (auto& w : warps) {
       if (w->state != WarpState::AtBarrier || w->bar_id != id) continue;
       waiting = true;
@@ -55,11 +54,12 @@ bool release_barriers(LaunchState& L, Cta& cta, std::vector<std::unique_ptr<Warp
     if (L.opts->listener && cta.listener_ctx) L.opts->listener->barrier_released(cta.listener_ctx, id, waited);
     released = true;
   }
-  // bar.arrive never waits; its threads stay counted until the phase completes.
+  // bar.arrive never waits; its threads count until the barrier completes.
   for (auto& w : warps)
     if (w->state == WarpState::AtBarrier && w->bar_arrive_only) {
-      cta.barriers[w->bar_id].arrived += w->bar_threads;
-      if (w->bar_expected) cta.barriers[w->bar_id].expected = w->bar_expected;
+      Cta::Barrier& b = cta.barriers[w->bar_id];
+      b.arrived += w->bar_threads;
+      if (w->bar_expected) b.expected = w->bar_expected;
       w->finish_barrier(0, true, false);
       released = true;
     }

@@ -3,6 +3,7 @@
 // adds nothing to the fast path when no listener is set and never changes
 // results.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -78,6 +79,9 @@ struct AccessCheck {
   bool write = false;
   AccessProblem problem = AccessProblem::None;
   uint64_t region_bytes = 0;        // shared: the CTA's bytes; local: the thread's bytes in use
+  // Shared memory of this CTA, problem None: the bytes at addr, valid until
+  // the CTA ends (what they hold now; a write lands after the call).
+  const std::byte* data = nullptr;
 };
 
 // Device-side malloc/free (exec's device heap), as the lane called them.

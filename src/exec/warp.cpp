@@ -576,6 +576,8 @@ std::byte* Warp::checked(Space space, bool generic, uint64_t addr, uint32_t size
       c.region_bytes = target->shared.size();
       if (no_rank || off + size > c.region_bytes || off + size < off)
         c.problem = AccessProblem::OutOfBounds;
+      else if (target == &cta_ && c.problem == AccessProblem::None)
+        c.data = target->shared.data() + off;
       break;
     }
     case Space::Local:

@@ -86,7 +86,8 @@ void Reporter::finish() {
   if (finished_) return;
   finished_ = true;
   if (out_ == stdout) std::fflush(stdout);
-  std::string s = fmt::format("{}ERROR SUMMARY: {} error{}\n", kPrefix, errors_, errors_ == 1 ? "" : "s");
+  std::string s = error_summary_ ? fmt::format("{}ERROR SUMMARY: {} error{}\n", kPrefix, errors_, errors_ == 1 ? "" : "s")
+                                 : std::string();
   const uint64_t shown = printed_;
   const uint64_t total = errors_ + warnings_;
   if (total > shown)

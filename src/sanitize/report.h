@@ -47,6 +47,9 @@ class Reporter {
   // A line printed as is after the prefix (summaries), never limited.
   void line(std::string_view text);
 
+  // A tool with its own summary line (racecheck) prints no ERROR SUMMARY.
+  void omit_error_summary() { error_summary_ = false; }
+
   uint64_t errors() const;
   uint64_t warnings() const;
   // The ERROR SUMMARY lines (and "not printed" when the limit cut some),
@@ -61,6 +64,7 @@ class Reporter {
   mutable std::mutex mu_;
   uint64_t errors_ = 0, warnings_ = 0, printed_ = 0;
   bool finished_ = false;
+  bool error_summary_ = true;
 };
 
 }  // namespace softgpu::sanitize

@@ -9,6 +9,7 @@ Result<std::unique_ptr<Sanitizer>> Sanitizer::create(const Options& o, exec::Dev
     case ToolKind::Memcheck: return make_memcheck(o, memory);
     case ToolKind::Initcheck: return make_initcheck(o, memory);
     case ToolKind::Synccheck: return make_synccheck(o, memory);
+    case ToolKind::Racecheck: return make_racecheck(o, memory);
     default:
       return Error{Status::NotSupported,
                    fmt::format("the {} tool is not implemented yet (memcheck is)", tool_name(o.tool))};

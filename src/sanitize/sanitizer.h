@@ -73,5 +73,6 @@ class Sanitizer : public exec::ExecutionListener, public exec::MemoryObserver {
 std::unique_ptr<Sanitizer> make_memcheck(const Options& o, exec::DeviceMemory* memory);
 std::unique_ptr<Sanitizer> make_initcheck(const Options& o, exec::DeviceMemory* memory);
 std::unique_ptr<Sanitizer> make_synccheck(const Options& o, exec::DeviceMemory* memory);
+std::unique_ptr<Sanitizer> make_racecheck(const Options& o, exec::DeviceMemory* memory);
 
 }  // namespace softgpu::sanitize
