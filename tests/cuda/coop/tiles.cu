@@ -54,6 +54,7 @@ int main() {
   CHECK(cudaMalloc(&d_sh, n * sizeof(int)));
   CHECK(cudaMalloc(&d_cnt, n / 32 * sizeof(int)));
   CHECK(cudaMalloc(&d_sum, 2048 * sizeof(int)));
+  CHECK(cudaMemset(d_sum, 0, 2048 * sizeof(int)));  // the kernel writes only some; all are copied back
   CHECK(cudaMalloc(&d_rank, n * sizeof(int)));
   CHECK(cudaMemset(d_cnt, 0, n / 32 * sizeof(int)));
   CHECK(cudaMemcpy(d_in, h.data(), n * sizeof(int), cudaMemcpyHostToDevice));

