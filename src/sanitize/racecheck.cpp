@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <tuple>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -49,8 +50,8 @@ std::string_view mod(const program::Inst& in, size_t i) {
   return i < in.raw_mods.size() ? std::string_view(in.raw_mods[i]) : std::string_view();
 }
 
-std::vector<std::string> site(const program::Function* fn, uint32_t pc) {
-  return fn ? site_lines(*fn, pc) : std::vector<std::string>{"at an unknown instruction"};
+std::vector<std::string> site(const program::Function* fn, uint32_t pc, const program::Program* prog) {
+  return fn ? site_lines(*fn, pc, prog) : std::vector<std::string>{"at an unknown instruction"};
 }
 
 bool has_mod(const program::Inst& in, std::string_view m) {
@@ -63,6 +64,11 @@ class Racecheck final : public Sanitizer {
 
   bool checks_accesses() const override { return true; }
 
+  void launch_begin(const exec::LaunchInfo& info) override {
+    Sanitizer::launch_begin(info);
+    ++launches_;
+  }
+
   void* cta_begin(uint32_t cta_linear, Dim3, uint32_t warps) override {
     std::unique_ptr<State> st;
     {
@@ -73,6 +79,10 @@ class Racecheck final : public Sanitizer {
       }
     }
     if (!st) st = std::make_unique<State>();
+    if (st->launch != launches_) {
+      st->kinds.clear();
+      st->launch = launches_;
+    }
     st->cta = cta_linear;
     st->model.reset(warps, uint32_t(shared_per_cta_));
     st->pending.clear();
@@ -104,17 +114,17 @@ class Racecheck final : public Sanitizer {
     m.count_step(w);
     const program::Inst& in = *s.inst;
     const isa::OpcodeInfo& info = isa::info(in.op);
+    const Kind& k = kind_of(*st, in);
     const bool async = info.has(isa::kAsync);
-    const bool cp_async = async && mod(in, 0) == ".async";
-    const bool copy = cp_async && (mod(in, 1) == ".ca" || mod(in, 1) == ".cg");
+    const bool cp_async = k.cp_async, copy = k.copy;
     const bool mbarrier = info.has(isa::kAtomic) && info.has(isa::kBarrier);
     // Memory-model strong accesses (ld/st .relaxed/.acquire/.release, e.g.
     // cuda::atomic_ref) do not race with atomics or each other; a release
     // publishes the warp's accesses at the address, an acquire takes them.
     const bool memory = !s.mem.empty() && !mbarrier;
-    const bool acquire = memory && (has_mod(in, ".acquire") || has_mod(in, ".acq_rel"));
-    const bool release = memory && (has_mod(in, ".release") || has_mod(in, ".acq_rel"));
-    const bool strong = acquire || release || (memory && has_mod(in, ".relaxed"));
+    const bool acquire = memory && k.acquire;
+    const bool release = memory && k.release;
+    const bool strong = acquire || release || (memory && k.relaxed);
     auto sink = [&](const Hazard& h) { hazard(*st, h); };
     if (!st->pending.empty()) {
       if (copy || !async)  // bulk copies' shared writes are not tracked
@@ -129,9 +139,7 @@ class Racecheck final : public Sanitizer {
     if (s.sync_mask && (s.sync_mask & s.executed)) m.warp_sync(w, s.sync_mask & s.executed);
     if (s.outcome == exec::StepOutcome::AtBarrier) m.barrier_arrive(w, s.barrier_id, in.m.arrive);
     if (mbarrier) {
-      const std::string_view op = mod(in, 0);
-      const bool arrive = op == ".arrive" || op == ".arrive_drop";
-      const bool wait = op == ".try_wait" || op == ".test_wait";
+      const bool arrive = k.mb_arrive, wait = k.mb_wait;
       if (arrive || wait)
         for_shared(s, [&](uint32_t lane, uint64_t a) {
           if (arrive) m.mbarrier_arrive(w, a);
@@ -139,15 +147,14 @@ class Racecheck final : public Sanitizer {
         });
     }
     if (cp_async && !copy) {
-      const std::string_view k = mod(in, 1);
       const uint32_t keep = in.nops >= 1 && in.o[0].kind == program::Operand::Kind::Imm ? uint32_t(in.o[0].imm) : 0;
       for (uint32_t l = 0; l < 32; ++l) {
         if (!(s.executed >> l & 1)) continue;
-        if (k == ".commit_group") m.async_commit(w, l);
-        else if (k == ".wait_group") m.async_wait(w, l, keep, false);
-        else if (k == ".wait_all") m.async_wait(w, l, 0, true);
+        if (k.async_op == AsyncOp::Commit) m.async_commit(w, l);
+        else if (k.async_op == AsyncOp::WaitGroup) m.async_wait(w, l, keep, false);
+        else if (k.async_op == AsyncOp::WaitAll) m.async_wait(w, l, 0, true);
       }
-      if (k == ".mbarrier")
+      if (k.async_op == AsyncOp::Mbarrier)
         for_shared(s, [&](uint32_t lane, uint64_t a) {
           m.async_wait(w, lane, 0, true);
           m.mbarrier_arrive(w, a);
@@ -167,7 +174,7 @@ class Racecheck final : public Sanitizer {
       race_index_.clear();
     }
     for (const Race& r : races) {
-      auto a = site(r.fn1, r.pc1), b = site(r.fn2, r.pc2);
+      auto a = site(r.fn1, r.pc1, program_), b = site(r.fn2, r.pc2, program_);
       std::vector<std::string> d{fmt::format("and {} access {} [{} hazard{}]", r.write2 ? "Write" : "Read", b[0],
                                              r.count, r.count == 1 ? "" : "s")};
       if (a.size() > 1) d.push_back(a[1]);
@@ -186,11 +193,48 @@ class Racecheck final : public Sanitizer {
     const std::byte* data;
     std::array<std::byte, kMaxValueBytes> cur;
   };
+  // What an instruction's modifiers say, read from its text once per
+  // instruction and launch (never per step).
+  enum class AsyncOp : uint8_t { None, Commit, WaitGroup, WaitAll, Mbarrier };
+  struct Kind {
+    bool cp_async = false, copy = false, acquire = false, release = false, relaxed = false;
+    bool mb_arrive = false, mb_wait = false;
+    AsyncOp async_op = AsyncOp::None;
+  };
+  static Kind classify(const program::Inst& in) {
+    Kind k;
+    const isa::OpcodeInfo& info = isa::info(in.op);
+    k.cp_async = info.has(isa::kAsync) && mod(in, 0) == ".async";
+    k.copy = k.cp_async && (mod(in, 1) == ".ca" || mod(in, 1) == ".cg");
+    k.acquire = has_mod(in, ".acquire") || has_mod(in, ".acq_rel");
+    k.release = has_mod(in, ".release") || has_mod(in, ".acq_rel");
+    k.relaxed = has_mod(in, ".relaxed");
+    const std::string_view op = mod(in, 0);
+    k.mb_arrive = op == ".arrive" || op == ".arrive_drop";
+    k.mb_wait = op == ".try_wait" || op == ".test_wait";
+    if (k.cp_async && !k.copy) {
+      const std::string_view a = mod(in, 1);
+      k.async_op = a == ".commit_group" ? AsyncOp::Commit
+                   : a == ".wait_group" ? AsyncOp::WaitGroup
+                   : a == ".wait_all"   ? AsyncOp::WaitAll
+                   : a == ".mbarrier"   ? AsyncOp::Mbarrier
+                                        : AsyncOp::None;
+    }
+    return k;
+  }
+  uint64_t launches_ = 0;
   struct State {
     uint32_t cta = 0;
+    uint64_t launch = 0;  // the launch `kinds` belongs to (instructions go with their module)
     race::CtaModel model;
     std::vector<Pending> pending;
+    std::unordered_map<const program::Inst*, Kind> kinds;
   };
+  const Kind& kind_of(State& st, const program::Inst& in) {
+    auto it = st.kinds.find(&in);
+    if (it == st.kinds.end()) it = st.kinds.emplace(&in, classify(in)).first;
+    return it->second;
+  }
   struct Race {
     const program::Function *fn1, *fn2;
     uint32_t pc1, pc2;
@@ -251,7 +295,7 @@ class Racecheck final : public Sanitizer {
       for (const Access* x : {&a, &b})
         d.push_back(fmt::format("{} Thread {} {}", x->write ? "Write" : "Read",
                                 dim(thread_of({st.cta, x->thread / 32u}, x->thread % 32u)),
-                                site(x->fn, x->pc)[0]));
+                                site(x->fn, x->pc, program_)[0]));
       if (h.kind != HazardKind::RAW && h.first_of_access && h.cur && h.incoming)
         d.push_back(fmt::format("Current Value : {}, Incoming Value : {}", value(h.cur, h.size),
                                 value(h.incoming, h.size)));
