@@ -50,6 +50,11 @@ Result<std::optional<Options>> options_from_env() {
     else if (s == "all") o.race_report = RaceReport::All;
     else return bad(kEnvRaceReport, v, "analysis, hazard or all");
   }
+  if (const char* v = std::getenv(kEnvApiErrors); v && *v) {
+    const std::string_view s = v;
+    if (s != "explicit" && s != "all" && s != "no") return bad(kEnvApiErrors, v, "explicit, all or no");
+    o.report_api_errors = s != "no";
+  }
   if (const char* v = std::getenv(kEnvLogFile); v && *v) o.log_file = v;
   if (const char* v = std::getenv(kEnvResultFile); v && *v) o.result_file = v;
   return std::optional<Options>{std::move(o)};

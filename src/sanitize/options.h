@@ -22,6 +22,7 @@ struct Options {
   RaceReport race_report = RaceReport::Analysis;  // --racecheck-report
   std::string log_file;         // --log-file; "" = stdout
   std::string result_file;      // counts for the CLI, written at exit
+  bool report_api_errors = true;  // --report-api-errors explicit|all (no: off)
 };
 
 std::string_view tool_name(ToolKind t);
@@ -34,6 +35,7 @@ inline constexpr const char* kEnvPrintLimit = "SOFTGPU_SANITIZE_PRINT_LIMIT";
 inline constexpr const char* kEnvRaceReport = "SOFTGPU_SANITIZE_RACECHECK_REPORT";  // analysis|hazard|all
 inline constexpr const char* kEnvLogFile = "SOFTGPU_SANITIZE_LOG_FILE";
 inline constexpr const char* kEnvResultFile = "SOFTGPU_SANITIZE_RESULT_FILE";
+inline constexpr const char* kEnvApiErrors = "SOFTGPU_SANITIZE_API_ERRORS";  // explicit|all|no
 
 // nullopt when SOFTGPU_SANITIZE is unset or empty; an error naming the
 // variable when a value is malformed.

@@ -21,6 +21,7 @@ Sanitizer::Sanitizer(const Options& o, exec::DeviceMemory* memory) : opts_(o), m
 Sanitizer::~Sanitizer() = default;
 
 void Sanitizer::api_error(std::string_view call, int code, std::string_view name, std::string_view text) {
+  if (!opts_.report_api_errors) return;
   reporter_.error(fmt::format("Program hit {} (error {}) due to \"{}\" on CUDA API call to {}.", name, code, text,
                               call),
                   {});

@@ -48,6 +48,10 @@ int cmd_sanitize(const std::vector<std::string>& argv, const SanitizeOptions& op
   if (opts.print_limit) setenv(sanitize::kEnvPrintLimit, std::to_string(*opts.print_limit).c_str(), 1);
   if (!opts.racecheck_report.empty()) setenv(sanitize::kEnvRaceReport, opts.racecheck_report.c_str(), 1);
   if (!log.empty()) setenv(sanitize::kEnvLogFile, log.c_str(), 1);
+  if (!opts.report_api_errors.empty()) setenv(sanitize::kEnvApiErrors, opts.report_api_errors.c_str(), 1);
+  if (!opts.show_backtrace.empty() && opts.show_backtrace != "no")
+    std::cerr << "softgpu sanitize: no backtraces are printed (--show-backtrace " << opts.show_backtrace
+              << "); reports name the kernel, the CUDA source line and the PTX line\n";
   setenv(sanitize::kEnvResultFile, result, 1);
 
   log_line(log, "COMPUTE-SANITIZER", true);

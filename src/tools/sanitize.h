@@ -17,6 +17,8 @@ struct SanitizeOptions {
   std::optional<uint64_t> print_limit;
   std::string log_file;
   std::string racecheck_report;     // analysis | hazard | all
+  std::string report_api_errors;    // explicit | all | no
+  std::string show_backtrace;       // accepted for compute-sanitizer's scripts; no backtraces are printed
   RunOptions run;                   // --gpu, --watchdog, ...
 };
 

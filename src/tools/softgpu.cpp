@@ -155,11 +155,17 @@ int main(int argc, char** argv) {
   san->add_option("--log-file", so.log_file, "write the reports to FILE instead of stdout");
   san->add_option("--racecheck-report", so.racecheck_report, "racecheck: analysis (default), hazard or all")
       ->check(CLI::IsMember({"analysis", "hazard", "all"}));
+  san->add_option("--report-api-errors", so.report_api_errors,
+                  "report failed CUDA API calls: explicit (default), all, or no")
+      ->check(CLI::IsMember({"explicit", "all", "no"}));
+  san->add_option("--show-backtrace", so.show_backtrace, "accepted as compute-sanitizer's; no backtraces are printed")
+      ->check(CLI::IsMember({"yes", "host", "device", "no"}));
   san->add_option("--gpu", so.run.gpu, "GPU config key or name (see `softgpu devices`), or a .toml file");
   san->add_option("--watchdog", san_watchdog_text, "per-launch wall-clock limit in seconds (default: none)");
   san->footer(
       "Usage: softgpu sanitize [--tool memcheck|racecheck|initcheck|synccheck] [--leak-check full] "
       "[--error-exitcode N] [--print-limit N] [--log-file FILE] [--racecheck-report analysis|hazard|all] "
+      "[--report-api-errors explicit|all|no] [--show-backtrace no] "
       "[--gpu NAME] [--watchdog SECONDS] [--] PROGRAM [ARGS...]");
 
   app.add_subcommand("devices", "List the simulated GPUs");
@@ -184,7 +190,7 @@ int main(int argc, char** argv) {
       bool takes_value = a == "--gpu" || a == "--threads" || a == "--watchdog" || a == "--progress" ||
                          a == "--host-memory-limit" || a == "--report" || a == "--tool" || a == "--leak-check" ||
                          a == "--error-exitcode" || a == "--print-limit" || a == "--log-file" ||
-                         a == "--racecheck-report";
+                         a == "--racecheck-report" || a == "--report-api-errors" || a == "--show-backtrace";
       if (takes_value) {
         ++i;
         continue;

@@ -5,3 +5,5 @@ sanitize_test(sanitize.memcheck.oob memcheck_oob sanitize/memcheck_oob.expected 
               OPTS --tool memcheck --error-exitcode 3)
 sanitize_test(sanitize.memcheck.oob_fixed memcheck_oob sanitize/clean.expected OPTS --tool memcheck --error-exitcode 3
               ARGS fixed)
+sanitize_test(sanitize.memcheck.oob_noapi memcheck_oob sanitize/memcheck_oob_noapi.expected EXPECT_RC 3
+              OPTS --tool memcheck --error-exitcode 3 --report-api-errors no --show-backtrace no)
