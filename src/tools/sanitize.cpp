@@ -71,7 +71,9 @@ int cmd_sanitize(const std::vector<std::string>& argv, const SanitizeOptions& op
   std::remove(result);
   if (rc != 0) log_line(log, rc > 128 ? "Error: process didn't terminate successfully"
                                       : "Target application returned an error");
-  if (!reported) log_line(log, "ERROR SUMMARY: 0 errors");
+  if (!reported)  // the program never started the CUDA runtime
+    log_line(log, opts.tool == "racecheck" ? "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"
+                                           : "ERROR SUMMARY: 0 errors");
   if (errors && opts.error_exitcode) return *opts.error_exitcode;
   return rc;
 }
