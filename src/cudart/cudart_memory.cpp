@@ -113,7 +113,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, enum cudaMemcpy
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind,
                             cudaStream_t stream) {
-  return call([&] { return rt().memcpy(dst, src, count, to_kind(kind), stream); });
+  return call([&] { return rt().memcpy(dst, src, count, to_kind(kind), stream, true); });
 }
 
 cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
@@ -131,7 +131,7 @@ cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitc
 
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                               size_t height, enum cudaMemcpyKind kind, cudaStream_t stream) {
-  return call([&] { return rt().memcpy_2d(dst, dpitch, src, spitch, width, height, to_kind(kind), stream); });
+  return call([&] { return rt().memcpy_2d(dst, dpitch, src, spitch, width, height, to_kind(kind), stream, true); });
 }
 
 cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {

@@ -8,6 +8,7 @@
 #include "runtime/mempool.h"
 #include "runtime/graph.h"
 #include "runtime/runtime_internal.h"
+#include "runtime/streams.h"
 
 namespace softgpu::runtime {
 
@@ -55,13 +56,23 @@ Status Runtime::host_get_device_pointer(void** out, void* host, unsigned flags) 
   return finish(mem_->host_get_device_pointer(out, host, flags));
 }
 
-Status Runtime::memcpy(void* dst, const void* src, size_t n, CopyKind kind, void* stream) {
+Status Runtime::memcpy(void* dst, const void* src, size_t n, CopyKind kind, void* stream, bool async) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (auto c = graphs_->capture_memcpy(dst, src, n, kind, stream)) return finish(*c);  // graph.cpp
   const Status s = mem_->copy(dst, src, n, kind);
-  if (timing_ && s == Status::Success) timing_->copy(copy_path(dst, src, kind), n);
+  if (timing_ && s == Status::Success) timing_->copy(copy_path(dst, src, kind), n, stream_ref(stream), !async);
   return finish(s);
+}
+
+timing::StreamRef Runtime::stream_ref(void* stream) const {
+  timing::StreamRef r;
+  if (!stream || stream == kLegacyStream) return r;  // the legacy default stream
+  r.legacy = false;
+  r.id = reinterpret_cast<uint64_t>(stream);
+  if (stream != kPerThreadStream)
+    if (const StreamsAndEvents::Stream* s = streams_->find_stream(stream)) r.blocking = !(s->flags & kStreamNonBlocking);
+  return r;
 }
 
 timing::CopyPath Runtime::copy_path(const void* dst, const void* src, CopyKind kind) const {
@@ -78,12 +89,12 @@ timing::CopyPath Runtime::copy_path(const void* dst, const void* src, CopyKind k
 }
 
 Status Runtime::memcpy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                          CopyKind kind, void* stream) {
+                          CopyKind kind, void* stream, bool async) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (auto c = graphs_->capture_forbid(stream)) return finish(*c);  // graph.cpp: not capturable yet
   const Status s = mem_->copy_2d(dst, dpitch, src, spitch, width, height, kind);
-  if (timing_ && s == Status::Success) timing_->copy(copy_path(dst, src, kind), width * height);
+  if (timing_ && s == Status::Success) timing_->copy(copy_path(dst, src, kind), width * height, stream_ref(stream), !async);
   return finish(s);
 }
 

@@ -168,7 +168,8 @@ Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, s
   if (exec::calls_printf(*k->module->program)) printf_launched_ = true;
   if (timing_)
     eo.listener = timing_->begin_launch(
-        {k->name, grid, block, kernel_registers(*k), uint64_t(info->static_shared_bytes) + shared_bytes});
+        {k->name, grid, block, kernel_registers(*k), uint64_t(info->static_shared_bytes) + shared_bytes},
+        stream_ref(stream));
   if (sanitizer_) eo.listener = sanitizer_.get();
   exec::LaunchResult r;
   try {

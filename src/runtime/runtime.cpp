@@ -303,6 +303,7 @@ Status Runtime::get_device(int* device) {
 Status Runtime::synchronize() {
   SOFTGPU_API_BEGIN(true);
   pools_->mempool_synchronized();  // mempool.cpp: pools give back memory above their release threshold
+  if (timing_) timing_->host_waits_all();
   return Status::Success;  // all work already completed when issued
 }
 
@@ -427,6 +428,7 @@ Status Runtime::stream_synchronize(void* stream) {
   if (auto c = graphs_->capture_forbid(stream)) return finish(*c);  // graph.cpp
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   pools_->mempool_synchronized();  // mempool.cpp
+  if (timing_) timing_->host_waits(stream_ref(stream));
   return Status::Success;
 }
 
@@ -440,6 +442,9 @@ Status Runtime::stream_wait_event(void* stream, void* event, unsigned flags) {
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (!streams_->has_event(event)) return finish(Status::InvalidResourceHandle);
   if (auto c = graphs_->capture_wait_event(stream, event)) return finish(*c);  // graph.cpp: joins a capture
+  if (timing_)
+    if (const StreamsAndEvents::Event* e = streams_->find_event(event); e && e->simulated_us)
+      timing_->wait_until(stream_ref(stream), *e->simulated_us);
   return Status::Success;
 }
 
@@ -472,7 +477,7 @@ Status Runtime::event_record(void* event, void* stream) {
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (auto c = graphs_->capture_event_record(event, stream)) return finish(*c);  // graph.cpp
   e->when = std::chrono::steady_clock::now();
-  if (timing_) e->simulated_us = timing_->now_us();
+  if (timing_) e->simulated_us = timing_->stream_time_us(stream_ref(stream));
   return Status::Success;
 }
 
@@ -480,6 +485,9 @@ Status Runtime::event_synchronize(void* event) {
   SOFTGPU_API_BEGIN(true);
   if (!streams_->has_event(event)) return finish(Status::InvalidResourceHandle);
   pools_->mempool_synchronized();  // mempool.cpp
+  if (timing_)
+    if (const StreamsAndEvents::Event* e = streams_->find_event(event); e && e->simulated_us)
+      timing_->host_waits_until(*e->simulated_us);
   return Status::Success;
 }
 

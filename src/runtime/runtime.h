@@ -182,9 +182,10 @@ class Runtime {
   // Simulated GPU time under --timing, else nullopt.
   std::optional<double> simulated_us() const;
 
-  Status memcpy(void* dst, const void* src, size_t n, CopyKind kind, void* stream = nullptr);
+  // async: cudaMemcpy*Async (the host does not wait for it, under --timing).
+  Status memcpy(void* dst, const void* src, size_t n, CopyKind kind, void* stream = nullptr, bool async = false);
   Status memcpy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                   CopyKind kind, void* stream = nullptr);
+                   CopyKind kind, void* stream = nullptr, bool async = false);
   Status memset(void* dst, int value, size_t n, void* stream = nullptr);
   Status memset_2d(void* dst, size_t pitch, int value, size_t width, size_t height, void* stream = nullptr);
   Status mem_get_info(size_t* free_bytes, size_t* total_bytes);
@@ -293,6 +294,7 @@ class Runtime {
   std::unique_ptr<sanitize::Sanitizer> sanitizer_;  // under softgpu sanitize
   void start_sanitizer();
   timing::CopyPath copy_path(const void* dst, const void* src, CopyKind kind) const;
+  timing::StreamRef stream_ref(void* stream) const;  // for the timing model's timeline
   Status sticky_ = Status::Success;
   unsigned device_flags_ = 0;
   std::map<Limit, size_t> limits_;

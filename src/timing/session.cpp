@@ -33,7 +33,8 @@ TimingSession::TimingSession(const config::GpuConfig& gpu, TimingParams p, Sampl
 
 TimingSession::~TimingSession() = default;
 
-exec::ExecutionListener* TimingSession::begin_launch(const LaunchShape& shape) {
+exec::ExecutionListener* TimingSession::begin_launch(const LaunchShape& shape, StreamRef stream) {
+  launch_stream_ = stream;
   const auto occ = config::occupancy(gpu_, {shape.block.count(), shape.registers_per_thread, shape.shared_bytes});
   const uint32_t resident = std::max<uint32_t>(occ.blocks_per_sm, 1);
   // The carveout the resident CTAs need; the L1 keeps the rest.
@@ -56,22 +57,63 @@ const KernelTiming& TimingSession::end_launch() {
   KernelTiming k = active_ ? active_->model->finish() : KernelTiming{};
   active_.reset();
   launch_overhead_cycles_ += params_.kernel_launch_cycles;
-  now_cycles_ += params_.kernel_launch_cycles + double(k.cycles);
+  const double start = start_on(launch_stream_, kCompute);
+  finish_on(launch_stream_, kCompute, start + params_.kernel_launch_cycles + double(k.cycles));
   done_.push_back(std::move(k));
   return done_.back();
 }
 
-void TimingSession::copy(CopyPath path, uint64_t bytes) {
+void TimingSession::copy(CopyPath path, uint64_t bytes, StreamRef stream, bool host_waits) {
   double rate = 0;
+  Engine e = kD2D;
   switch (path) {
-    case CopyPath::HostToDevice: case CopyPath::DeviceToHost: rate = params_.host_link_bytes_per_cycle; break;
+    case CopyPath::HostToDevice: rate = params_.host_link_bytes_per_cycle; e = kH2D; break;
+    case CopyPath::DeviceToHost: rate = params_.host_link_bytes_per_cycle; e = kD2H; break;
     case CopyPath::DeviceToDevice: rate = params_.d2d_bytes_per_cycle / 2; break;  // read + write
     case CopyPath::HostToHost: return;
   }
   if (rate <= 0) return;
   const double c = double(bytes) / rate;
   copy_cycles_ += c;
-  now_cycles_ += c;
+  const double end = start_on(stream, e) + c;
+  finish_on(stream, e, end);
+  if (host_waits) host_ = std::max(host_, end);
+}
+
+double TimingSession::stream_end(const StreamRef& s) const {
+  // Work issued now starts no earlier than the host issues it.
+  double t = host_;
+  if (s.legacy) {
+    t = std::max(t, legacy_end_);
+    for (const auto& [id, st] : streams_)
+      if (st.blocking) t = std::max(t, st.end);
+    return t;
+  }
+  if (auto it = streams_.find(s.id); it != streams_.end()) t = std::max(t, it->second.end);
+  if (s.blocking) t = std::max(t, legacy_end_);
+  return t;
+}
+
+double TimingSession::start_on(const StreamRef& s, Engine e) const {
+  return std::max(stream_end(s), engine_free_[e]);
+}
+
+void TimingSession::finish_on(const StreamRef& s, Engine e, double end) {
+  engine_free_[e] = end;
+  if (s.legacy) legacy_end_ = end;
+  else streams_[s.id] = {end, s.blocking};
+  makespan_ = std::max(makespan_, end);
+}
+
+void TimingSession::wait_until(StreamRef s, double event_us) {
+  const double t = event_us * clock_mhz();
+  if (s.legacy) {
+    legacy_end_ = std::max(legacy_end_, t);
+    return;
+  }
+  StreamState& st = streams_[s.id];
+  st.end = std::max(st.end, t);
+  st.blocking = s.blocking;
 }
 
 void TimingSession::print_summary(std::ostream& out) const {

@@ -2,9 +2,15 @@
 // simulated clock (launch overhead, kernel time, copies over the host link
 // or on the device), and the per-kernel summary a user sees at exit. Used
 // by the runtime under `softgpu run --timing`; owns everything it makes.
-// Work is in one stream order: streams that could overlap are summed.
+// Streams overlap as on a GPU with one compute engine and a copy engine per
+// direction: each stream is in order, the legacy default stream waits for
+// (and is waited for by) the blocking streams, events mark a stream's
+// time, and a copy on one stream runs beside a kernel on another. Kernels
+// of different streams do not run concurrently (one compute engine).
 #pragma once
+#include <algorithm>
 #include <iosfwd>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,18 +31,34 @@ struct LaunchShape {
 
 enum class CopyPath : uint8_t { HostToDevice, DeviceToHost, DeviceToDevice, HostToHost };
 
+// The stream an operation is issued to, as the timeline needs it.
+struct StreamRef {
+  uint64_t id = 0;       // the handle; ignored for the legacy stream
+  bool legacy = true;    // the legacy default stream (0 / cudaStreamLegacy)
+  bool blocking = true;  // synchronizes with the legacy stream (not cudaStreamNonBlocking)
+};
+
 class TimingSession {
  public:
   static Result<std::unique_ptr<TimingSession>> create(const config::GpuConfig& gpu, SamplingPolicy s = {});
   ~TimingSession();
 
   // Starts timing a launch: the listener to run it with.
-  exec::ExecutionListener* begin_launch(const LaunchShape& shape);
-  // Ends it; the clock moves on by the launch overhead and the kernel's time.
+  exec::ExecutionListener* begin_launch(const LaunchShape& shape, StreamRef stream = {});
+  // Ends it; its stream moves on by the launch overhead and the kernel's time.
   const KernelTiming& end_launch();
-  void copy(CopyPath path, uint64_t bytes);
-
-  double now_us() const { return now_cycles_ / clock_mhz(); }
+  // A copy on `stream`; host_waits: the host waits for it (cudaMemcpy).
+  void copy(CopyPath path, uint64_t bytes, StreamRef stream = {}, bool host_waits = true);
+  // When work issued to `stream` so far completes (an event recorded now), us.
+  double stream_time_us(StreamRef stream) const { return stream_end(stream) / clock_mhz(); }
+  // cudaStreamWaitEvent: later work on `stream` starts after `event_us`.
+  void wait_until(StreamRef stream, double event_us);
+  // The host waits: for everything (device sync), a stream, or an event.
+  void host_waits_all() { host_ = std::max(host_, makespan_); }
+  void host_waits(StreamRef stream) { host_ = std::max(host_, stream_end(stream)); }
+  void host_waits_until(double event_us) { host_ = std::max(host_, event_us * clock_mhz()); }
+  // The end of all work issued so far.
+  double now_us() const { return std::max(host_, makespan_) / clock_mhz(); }
   double clock_mhz() const { return params_.clock_mhz; }
   const std::vector<KernelTiming>& launches() const { return done_; }
   // The per-kernel table (launches, time, share, occupancy, IPC, DRAM and L2
@@ -53,7 +75,20 @@ class TimingSession {
   SamplingPolicy sampling_;
   std::unique_ptr<Active> active_;
   std::vector<KernelTiming> done_;
-  double now_cycles_ = 0;
+  // The timeline, in cycles: the host's clock, each stream's end, the
+  // engines' (compute, H2D, D2H, D2D) next free cycle.
+  enum Engine : uint8_t { kCompute, kH2D, kD2H, kD2D, kEngines };
+  double stream_end(const StreamRef& s) const;
+  double start_on(const StreamRef& s, Engine e) const;
+  void finish_on(const StreamRef& s, Engine e, double end);
+  double host_ = 0, makespan_ = 0, legacy_end_ = 0;
+  double engine_free_[kEngines] = {};
+  struct StreamState {
+    double end = 0;
+    bool blocking = true;
+  };
+  std::map<uint64_t, StreamState> streams_;
+  StreamRef launch_stream_;
   double copy_cycles_ = 0, launch_overhead_cycles_ = 0;
 };
 

@@ -5,3 +5,10 @@ add_test(NAME cuda.timing_events
   COMMAND ${CMAKE_COMMAND} -DSOFTGPU=$<TARGET_FILE:softgpu> -DPROG=${_bin}/timing_events
           -DWORK=${CMAKE_CURRENT_BINARY_DIR} -P ${_src}/timing/check_timing.cmake)
 set_tests_properties(cuda.timing_events PROPERTIES LABELS cuda TIMEOUT 300)
+# Copy/compute overlap across streams (timing/session.h): four chunks of
+# 4 MiB over the H100's host link (about 65.5 us per copy) and a 5.5 us
+# kernel each; one stream: 4 x (65.5 + 5.5 + 65.5) = 546 us; four streams:
+# the H2D copies back to back (262 us), then the last kernel and D2H copy:
+# 333 us; ratio 0.61.
+softgpu_cuda_program(timing_streams SOURCES timing/streams_overlap.cu)
+cuda_test(timing_streams timing_streams RUN_OPTS --timing STDOUT_REGEX "ratio: 0\\.(5[5-9]|6[0-4])" TIMEOUT 300)

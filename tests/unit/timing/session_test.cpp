@@ -91,4 +91,61 @@ TEST(TimingSession, ClockSummaryAndReport) {
   EXPECT_NEAR(shares, 1.0, 1e-9);
 }
 
+// Streams on the timeline (session.h): a copy on one stream runs beside a
+// kernel on another; the same stream, or a wait on an event, orders them;
+// the legacy stream waits for blocking streams but not non-blocking ones.
+TEST(TimingSession, StreamsOverlapCopiesWithKernels) {
+  auto gpu = config::find_gpu_config("h100", SOFTGPU_SHIPPED_CONFIG_DIR);
+  ASSERT_TRUE(gpu) << gpu.error().message;
+  test::PtxDevice d(kPtx, "scale.ptx", 1ull << 30);
+  const int n = 1 << 16;
+  float* x = d.alloc<float>(n);
+  const auto cfg = d.config("scale", {n / 256, 1, 1}, {256, 1, 1}, x, n);
+  const double mhz = 1980, launch = 2.5 * mhz;  // h100.toml: kernel_launch_us = 2.5
+  const double copy = double(64ull << 20) / (gpu->timing.host_link_gbps * 1e3) * mhz;  // cycles, 64 MiB H2D
+  const timing::StreamRef legacy, a{1, false, true}, b{2, false, true}, nb{3, false, false};
+  auto run = [&](timing::TimingSession& t, timing::StreamRef s) {
+    exec::ExecOptions opts;
+    opts.listener = t.begin_launch({"scale", cfg.grid, cfg.block, 0, 0}, s);
+    EXPECT_EQ(d.launch("scale", cfg, opts).status, Status::Success);
+    return double(t.end_launch().cycles) + launch;
+  };
+  {  // copy on a, kernel on b: they overlap; the legacy stream waits for both
+    auto t = std::move(timing::TimingSession::create(*gpu).value());
+    t->copy(timing::CopyPath::HostToDevice, 64ull << 20, a, false);
+    const double k = run(*t, b);
+    EXPECT_NEAR(t->stream_time_us(a), copy / mhz, 1e-6);
+    EXPECT_NEAR(t->stream_time_us(b), k / mhz, 1e-6);
+    EXPECT_NEAR(t->stream_time_us(legacy), std::max(copy, k) / mhz, 1e-6);
+    EXPECT_NEAR(t->now_us(), std::max(copy, k) / mhz, 1e-6);
+    // b waits for an event recorded on a: its next kernel starts after the copy.
+    t->wait_until(b, t->stream_time_us(a));
+    const double k2 = run(*t, b);
+    EXPECT_NEAR(t->stream_time_us(b), (std::max(copy, k) + k2) / mhz, 1e-6);
+  }
+  {  // the same on one stream: in order, the times add up
+    auto t = std::move(timing::TimingSession::create(*gpu).value());
+    t->copy(timing::CopyPath::HostToDevice, 64ull << 20, a, false);
+    const double k = run(*t, a);
+    EXPECT_NEAR(t->stream_time_us(a), (copy + k) / mhz, 1e-6);
+  }
+  {  // two kernels on two streams share the one compute engine
+    auto t = std::move(timing::TimingSession::create(*gpu).value());
+    const double k1 = run(*t, a), k2 = run(*t, b);
+    EXPECT_NEAR(t->stream_time_us(b), (k1 + k2) / mhz, 1e-6);
+  }
+  {  // an async copy on the legacy stream holds back a blocking stream's kernel, not a non-blocking one's
+    auto t = std::move(timing::TimingSession::create(*gpu).value());
+    t->copy(timing::CopyPath::HostToDevice, 64ull << 20, legacy, false);
+    const double k = run(*t, nb);
+    EXPECT_NEAR(t->stream_time_us(nb), k / mhz, 1e-6);
+    const double k2 = run(*t, a);
+    EXPECT_NEAR(t->stream_time_us(a), (std::max(copy, k) + k2) / mhz, 1e-6);
+    // a synchronous copy makes the host wait: later work starts after it
+    auto t2 = std::move(timing::TimingSession::create(*gpu).value());
+    t2->copy(timing::CopyPath::HostToDevice, 64ull << 20, legacy, true);
+    EXPECT_NEAR(t2->stream_time_us(nb), copy / mhz, 1e-6);
+  }
+}
+
 }  // namespace
