@@ -14,3 +14,11 @@ if(TARGET cublas)
   cuda_test(cublas_unsupported cublas_unsupported STDOUT_REGEX "PASS cublas_unsupported"
             STDERR_REGEX "softgpu cublas: cublasSgemv_v2 is not implemented yet")
 endif()
+# No false positives, and no bad access in the library's kernels: every
+# routine of cublas_routines under each sanitizer (0 errors).
+if(TARGET cublas)
+  foreach(t memcheck racecheck initcheck synccheck)
+    sanitize_test(sanitize.clean.${t}.cublas_routines cublas_routines sanitize/no_errors.expected
+                  OPTS --tool ${t} --error-exitcode 3 ARGS all)
+  endforeach()
+endif()
