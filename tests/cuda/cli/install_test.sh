@@ -18,6 +18,9 @@ prefix=$tmp/prefix
 cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; exit 1; }
 check "bin/softgpu installed" test -x "$prefix/bin/softgpu"
 check "lib/softgpu/libcudart.so.13 installed" test -f "$prefix/lib/softgpu/libcudart.so.13"
+if [ -e "$build/src/cudart/libcublas.so.13" ]; then  # built only with nvcc
+  check "lib/softgpu/libcublas.so.13 installed beside it" test -f "$prefix/lib/softgpu/libcublas.so.13"
+fi
 n_src=$(ls "$src"/configs/gpus/*.toml | wc -l)
 n_inst=$(ls "$prefix"/share/softgpu/gpus/*.toml | wc -l)
 check "all $n_src GPU configs installed" test "$n_src" = "$n_inst"

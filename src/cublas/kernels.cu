@@ -1,0 +1,264 @@
+// softgpu cuBLAS's device kernels. Compiled by nvcc into the library's own
+// fatbinary, registered with softgpu's libcudart like a program's kernels and
+// run on the software GPU.
+#include "kernels.h"
+
+#include <cuda_runtime.h>
+
+namespace softgpu::cublas {
+namespace {
+
+constexpr int kThreads = 256;  // Level 1 block size (reductions: one block)
+
+template <typename T>
+__device__ __forceinline__ T scalar(T value, const T* dev) {
+  return dev ? *dev : value;
+}
+
+int blocks_for(int n) {
+  int b = (n + kThreads - 1) / kThreads;
+  return b < 1 ? 1 : (b > 4096 ? 4096 : b);
+}
+
+template <typename T>
+__global__ void axpy_kernel(int n, T alpha, const T* alpha_dev, const T* x, int64_t incx, T* y, int64_t incy) {
+  T a = scalar(alpha, alpha_dev);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    y[i * incy] = fma(a, x[i * incx], y[i * incy]);
+}
+
+template <typename T>
+__global__ void scal_kernel(int n, T alpha, const T* alpha_dev, T* x, int64_t incx) {
+  T a = scalar(alpha, alpha_dev);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) x[i * incx] = a * x[i * incx];
+}
+
+template <typename T>
+__global__ void copy_kernel(int n, const T* x, int64_t incx, T* y, int64_t incy) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) y[i * incy] = x[i * incx];
+}
+
+// One block; each thread accumulates a strided slice, then a tree in shared
+// memory. Deterministic for a given n.
+template <typename T>
+__global__ void dot_kernel(int n, const T* x, int64_t incx, const T* y, int64_t incy, T* out) {
+  __shared__ T part[kThreads];
+  T acc = 0;
+  for (int i = threadIdx.x; i < n; i += kThreads) acc = fma(x[i * incx], y[i * incy], acc);
+  part[threadIdx.x] = acc;
+  __syncthreads();
+  for (int w = kThreads / 2; w > 0; w /= 2) {
+    if (threadIdx.x < w) part[threadIdx.x] += part[threadIdx.x + w];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) *out = part[0];
+}
+
+template <typename T>
+__global__ void asum_kernel(int n, const T* x, int64_t incx, T* out) {
+  __shared__ T part[kThreads];
+  T acc = 0;
+  for (int i = threadIdx.x; i < n; i += kThreads) acc += fabs(x[i * incx]);
+  part[threadIdx.x] = acc;
+  __syncthreads();
+  for (int w = kThreads / 2; w > 0; w /= 2) {
+    if (threadIdx.x < w) part[threadIdx.x] += part[threadIdx.x + w];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) *out = part[0];
+}
+
+// Euclidean norm without overflow or underflow: LAPACK's scaled sum of
+// squares (scale, ssq) with norm = scale * sqrt(ssq), merged pairwise.
+template <typename T>
+__device__ void ssq_add(T& scale, T& ssq, T s2, T q2) {
+  if (s2 == T(0)) return;
+  if (scale < s2) {
+    T r = scale / s2;
+    ssq = q2 + ssq * r * r;
+    scale = s2;
+  } else {
+    T r = s2 / scale;
+    ssq += q2 * r * r;
+  }
+}
+
+template <typename T>
+__global__ void nrm2_kernel(int n, const T* x, int64_t incx, T* out) {
+  __shared__ T sc[kThreads];
+  __shared__ T sq[kThreads];
+  T scale = 0, ssq = 1;
+  for (int i = threadIdx.x; i < n; i += kThreads) ssq_add(scale, ssq, T(fabs(x[i * incx])), T(1));
+  sc[threadIdx.x] = scale;
+  sq[threadIdx.x] = ssq;
+  __syncthreads();
+  for (int w = kThreads / 2; w > 0; w /= 2) {
+    if (threadIdx.x < w) {
+      T s = sc[threadIdx.x], q = sq[threadIdx.x];
+      ssq_add(s, q, sc[threadIdx.x + w], sq[threadIdx.x + w]);
+      sc[threadIdx.x] = s;
+      sq[threadIdx.x] = q;
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) *out = sc[0] == T(0) ? T(0) : sc[0] * sqrt(sq[0]);
+}
+
+// Index (1-based) of the first element of largest |x|.
+template <typename T>
+__global__ void amax_kernel(int n, const T* x, int64_t incx, int* out) {
+  __shared__ T val[kThreads];
+  __shared__ int idx[kThreads];
+  T best = -1;
+  int at = 0;
+  for (int i = threadIdx.x; i < n; i += kThreads) {
+    T v = fabs(x[i * incx]);
+    if (v > best) {  // increasing i per thread: the first one wins a tie
+      best = v;
+      at = i + 1;
+    }
+  }
+  val[threadIdx.x] = best;
+  idx[threadIdx.x] = at;
+  __syncthreads();
+  for (int w = kThreads / 2; w > 0; w /= 2) {
+    if (threadIdx.x < w) {
+      T v2 = val[threadIdx.x + w];
+      int i2 = idx[threadIdx.x + w];
+      if (i2 != 0 && (v2 > val[threadIdx.x] || (v2 == val[threadIdx.x] && (idx[threadIdx.x] == 0 || i2 < idx[threadIdx.x])))) {
+        val[threadIdx.x] = v2;
+        idx[threadIdx.x] = i2;
+      }
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) *out = idx[0] == 0 ? 1 : idx[0];  // all NaN: the first element
+}
+
+// Tiled GEMM: a block of 16x16 threads computes a 64x64 tile of C, each
+// thread a 4x4 sub-block (rows ty + 16i, columns tx + 16j); A and B go
+// through shared memory 64x16 / 16x64 at a time. Each C element is one fma
+// chain over k in increasing order.
+constexpr int kTile = 64;
+constexpr int kKTile = 16;
+constexpr int kDim = 16;
+constexpr int kPer = kTile / kDim;
+
+template <typename T>
+__global__ void __launch_bounds__(kDim* kDim)
+    gemm_kernel(bool ta, bool tb, int m, int n, int k, T alpha, const T* alpha_dev, const T* a, int64_t lda,
+                const T* b, int64_t ldb, T beta, const T* beta_dev, T* c, int64_t ldc) {
+  __shared__ T as[kKTile][kTile + 1];  // as[kk][row]
+  __shared__ T bs[kKTile][kTile + 1];  // bs[kk][col]
+  const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * kDim + tx;
+  const int row0 = blockIdx.x * kTile, col0 = blockIdx.y * kTile;
+  T acc[kPer][kPer];
+  for (int i = 0; i < kPer; ++i)
+    for (int j = 0; j < kPer; ++j) acc[i][j] = 0;
+
+  for (int k0 = 0; k0 < k; k0 += kKTile) {
+    // kTile*kKTile = 1024 elements of each operand, 4 per thread.
+    for (int e = tid; e < kTile * kKTile; e += kDim * kDim) {
+      int r, kk;
+      if (ta) { kk = e % kKTile; r = e / kKTile; } else { r = e % kTile; kk = e / kTile; }
+      int gr = row0 + r, gk = k0 + kk;
+      T v = 0;
+      if (gr < m && gk < k) v = ta ? a[gk + gr * lda] : a[gr + gk * lda];  // op(A)(gr, gk)
+      as[kk][r] = v;
+      int cc;
+      if (tb) { cc = e % kTile; kk = e / kTile; } else { kk = e % kKTile; cc = e / kKTile; }
+      int gc = col0 + cc;
+      gk = k0 + kk;
+      v = 0;
+      if (gc < n && gk < k) v = tb ? b[gc + gk * ldb] : b[gk + gc * ldb];  // op(B)(gk, gc)
+      bs[kk][cc] = v;
+    }
+    __syncthreads();
+    const int kn = k - k0 < kKTile ? k - k0 : kKTile;
+    for (int kk = 0; kk < kn; ++kk) {
+      T av[kPer], bv[kPer];
+      for (int i = 0; i < kPer; ++i) av[i] = as[kk][ty + kDim * i];
+      for (int j = 0; j < kPer; ++j) bv[j] = bs[kk][tx + kDim * j];
+      for (int i = 0; i < kPer; ++i)
+        for (int j = 0; j < kPer; ++j) acc[i][j] = fma(av[i], bv[j], acc[i][j]);
+    }
+    __syncthreads();
+  }
+
+  const T al = scalar(alpha, alpha_dev), be = scalar(beta, beta_dev);
+  for (int i = 0; i < kPer; ++i) {
+    int r = row0 + ty + kDim * i;
+    if (r >= m) continue;
+    for (int j = 0; j < kPer; ++j) {
+      int cl = col0 + tx + kDim * j;
+      if (cl >= n) continue;
+      T* p = &c[r + cl * ldc];
+      // alpha == 0: A and B do not count (BLAS), beta == 0: C is not read.
+      const T ab = al == T(0) ? T(0) : al * acc[i][j];
+      *p = be == T(0) ? ab : fma(be, *p, ab);
+    }
+  }
+}
+
+}  // namespace
+
+template <typename T>
+cudaError_t launch_axpy(cudaStream_t s, int n, T alpha, const T* alpha_dev, const T* x, int64_t incx, T* y,
+                        int64_t incy) {
+  axpy_kernel<T><<<blocks_for(n), kThreads, 0, s>>>(n, alpha, alpha_dev, x, incx, y, incy);
+  return cudaGetLastError();
+}
+template <typename T>
+cudaError_t launch_scal(cudaStream_t s, int n, T alpha, const T* alpha_dev, T* x, int64_t incx) {
+  scal_kernel<T><<<blocks_for(n), kThreads, 0, s>>>(n, alpha, alpha_dev, x, incx);
+  return cudaGetLastError();
+}
+template <typename T>
+cudaError_t launch_copy(cudaStream_t s, int n, const T* x, int64_t incx, T* y, int64_t incy) {
+  copy_kernel<T><<<blocks_for(n), kThreads, 0, s>>>(n, x, incx, y, incy);
+  return cudaGetLastError();
+}
+template <typename T>
+cudaError_t launch_dot(cudaStream_t s, int n, const T* x, int64_t incx, const T* y, int64_t incy, T* out) {
+  dot_kernel<T><<<1, kThreads, 0, s>>>(n, x, incx, y, incy, out);
+  return cudaGetLastError();
+}
+template <typename T>
+cudaError_t launch_nrm2(cudaStream_t s, int n, const T* x, int64_t incx, T* out) {
+  nrm2_kernel<T><<<1, kThreads, 0, s>>>(n, x, incx, out);
+  return cudaGetLastError();
+}
+template <typename T>
+cudaError_t launch_asum(cudaStream_t s, int n, const T* x, int64_t incx, T* out) {
+  asum_kernel<T><<<1, kThreads, 0, s>>>(n, x, incx, out);
+  return cudaGetLastError();
+}
+template <typename T>
+cudaError_t launch_amax(cudaStream_t s, int n, const T* x, int64_t incx, int* out) {
+  amax_kernel<T><<<1, kThreads, 0, s>>>(n, x, incx, out);
+  return cudaGetLastError();
+}
+template <typename T>
+cudaError_t launch_gemm(cudaStream_t s, bool trans_a, bool trans_b, int m, int n, int k, T alpha, const T* alpha_dev,
+                        const T* a, int64_t lda, const T* b, int64_t ldb, T beta, const T* beta_dev, T* c,
+                        int64_t ldc) {
+  dim3 grid((m + kTile - 1) / kTile, (n + kTile - 1) / kTile);
+  gemm_kernel<T><<<grid, dim3(kDim, kDim), 0, s>>>(trans_a, trans_b, m, n, k, alpha, alpha_dev, a, lda, b, ldb,
+                                                  beta, beta_dev, c, ldc);
+  return cudaGetLastError();
+}
+
+#define SG_INSTANTIATE(T)                                                                                    \
+  template cudaError_t launch_axpy<T>(cudaStream_t, int, T, const T*, const T*, int64_t, T*, int64_t);       \
+  template cudaError_t launch_scal<T>(cudaStream_t, int, T, const T*, T*, int64_t);                          \
+  template cudaError_t launch_copy<T>(cudaStream_t, int, const T*, int64_t, T*, int64_t);                    \
+  template cudaError_t launch_dot<T>(cudaStream_t, int, const T*, int64_t, const T*, int64_t, T*);           \
+  template cudaError_t launch_nrm2<T>(cudaStream_t, int, const T*, int64_t, T*);                             \
+  template cudaError_t launch_asum<T>(cudaStream_t, int, const T*, int64_t, T*);                             \
+  template cudaError_t launch_amax<T>(cudaStream_t, int, const T*, int64_t, int*);                           \
+  template cudaError_t launch_gemm<T>(cudaStream_t, bool, bool, int, int, int, T, const T*, const T*, int64_t, \
+                                      const T*, int64_t, T, const T*, T*, int64_t);
+SG_INSTANTIATE(float)
+SG_INSTANTIATE(double)
+
+}  // namespace softgpu::cublas

@@ -1,0 +1,24 @@
+# softgpu's libcublas.so.13 (src/cublas), built only with the CUDA toolkit:
+# programs link NVIDIA's libcublas (-lcublas) and `softgpu run` gives them
+# softgpu's. See the sources for what each covers and the tolerances.
+#   cublas_routines PART: handle calls and invalid arguments, Level 1 S/D,
+#     Sgemm (27 shapes x 9 transposes), Dgemm, against CPU loops.
+#   cublas_unsupported: an unimplemented routine returns NOT_SUPPORTED and
+#     says so once on stderr.
+if(TARGET cublas)
+  softgpu_cuda_program(cublas_routines SOURCES cublas/cublas_routines.cu FLAGS -lcublas)
+  softgpu_cuda_program(cublas_unsupported SOURCES cublas/cublas_unsupported.cu FLAGS -lcublas)
+  foreach(part handle level1 sgemm dgemm)
+    cuda_test(cublas_${part} cublas_routines ARGS ${part} STDOUT_REGEX "PASS cublas_routines ${part}")
+  endforeach()
+  cuda_test(cublas_unsupported cublas_unsupported STDOUT_REGEX "PASS cublas_unsupported"
+            STDERR_REGEX "softgpu cublas: cublasSgemv_v2 is not implemented yet")
+endif()
+# No false positives, and no bad access in the library's kernels: every
+# routine of cublas_routines under each sanitizer (0 errors).
+if(TARGET cublas)
+  foreach(t memcheck racecheck initcheck synccheck)
+    sanitize_test(sanitize.clean.${t}.cublas_routines cublas_routines sanitize/no_errors.expected
+                  OPTS --tool ${t} --error-exitcode 3 ARGS all)
+  endforeach()
+endif()
