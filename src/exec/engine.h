@@ -35,6 +35,11 @@ struct KernelInfo {
   uint32_t sm_target = 0;            // from .target, e.g. 80
   Dim3 required_cluster;             // .reqnctapercluster (__cluster_dims__); 1x1x1 = none
   bool explicit_cluster = false;     // .explicitcluster
+  // Non-empty when the kernel reaches an instruction softgpu does not
+  // implement (in its code or a function it calls): why it cannot run.
+  // launch() then fails with Status::NotSupported and this message; the
+  // program's other kernels are unaffected.
+  std::string not_implemented;
 };
 
 struct VariableInfo {

@@ -336,6 +336,13 @@ LaunchResult launch(const LoadedProgram& lp, const std::string& kernel, const La
     return res;
   }
   const Function& fn = lp.prog.functions[it->second];
+  // A kernel reaching an instruction softgpu does not implement never
+  // starts; the error is the launch's own, not sticky (exec/loader.cpp).
+  if (const KernelInfo* k = find_kernel(lp, kernel); k && !k->not_implemented.empty()) {
+    res.status = Status::NotSupported;
+    res.error = k->not_implemented;
+    return res;
+  }
   if (cfg.grid.count() == 0 || cfg.block.count() == 0) {
     res.status = Status::InvalidConfiguration;
     return res;

@@ -65,4 +65,20 @@ constexpr std::optional<Opcode> find_opcode(std::string_view mnemonic) {
 
 std::string_view unit_name(UnitClass u);
 
+// Families of PTX instructions (mnemonic and leading modifiers) whose
+// operands the opcode table above does not describe because softgpu does not
+// implement them (its counts are those of the forms it does implement). The
+// parser takes an instruction of one of these families whose operand count
+// does not fit as not implemented rather than malformed.
+inline constexpr std::string_view kUnimplementedFamilies[] = {
+    "cp.async.bulk.tensor", "cp.reduce.async.bulk.tensor", "cp.async.bulk.prefetch.tensor",
+};
+constexpr bool in_unimplemented_family(std::string_view instruction) {
+  for (std::string_view f : kUnimplementedFamilies)
+    if (instruction.substr(0, f.size()) == f &&
+        (instruction.size() == f.size() || instruction[f.size()] == '.'))
+      return true;
+  return false;
+}
+
 }  // namespace softgpu::isa

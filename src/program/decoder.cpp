@@ -466,7 +466,18 @@ class FunctionDecoder {
     Inst in;
     in.line = src.loc.line;
     auto op = isa::find_opcode(src.opcode);
-    if (!op) { error(src.loc, fmt::format("unknown instruction '{}'", src.opcode)); return; }
+    if (!op || src.not_implemented) {
+      // Nothing of it is decoded (its operands may be of any shape): it
+      // stands in the code so that a kernel reaching it fails at launch.
+      in.op = Opcode::Unimplemented;
+      in.raw_mods.push_back(src.opcode);
+      in.raw_mods.insert(in.raw_mods.end(), src.modifiers.begin(), src.modifiers.end());
+      const uint32_t pc = uint32_t(out_.code.size());
+      out_.unimplemented.push_back(pc);
+      source_location(src, in, pc);
+      out_.code.push_back(std::move(in));
+      return;
+    }
     in.op = *op;
     in.raw_mods = src.modifiers;
     decode_modifiers(in, src.modifiers);

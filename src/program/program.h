@@ -132,7 +132,9 @@ struct Inst {
   Operand o[7];                        // up to 6 operands in source order, then the pair slot
   static constexpr int kPairSlot = 6;  // "%r1|%p1": the second destination after '|'
   const Operand& pair() const { return o[kPairSlot]; }
-  std::vector<std::string> raw_mods;  // the modifiers as written, for rare handlers and messages
+  // The modifiers as written, for rare handlers and messages; for
+  // Opcode::Unimplemented the mnemonic as written, then the modifiers.
+  std::vector<std::string> raw_mods;
   std::string text() const;           // "ld.global.f32" for messages
 };
 
@@ -191,6 +193,11 @@ struct Function {
   // Code inlined from other functions: (pc, outermost call site) for each
   // such instruction, by pc; empty without .loc ... inlined_at.
   std::vector<std::pair<uint32_t, SourceLine>> inlined_at;
+  // pcs of the instructions softgpu does not implement, in order: those the
+  // decoder made Opcode::Unimplemented (an opcode it does not know), then
+  // any the executor added at load (no handler for the form). A kernel that
+  // reaches one, directly or through its callees, fails at launch.
+  std::vector<uint32_t> unimplemented;
   uint32_t own_shared_bytes = 0;              // .shared declared inside this function
   std::vector<std::string> module_shared_refs;  // module-scope .shared variables it names
   uint32_t static_shared_bytes = 0;  // entry: .shared this kernel and its callees can reach

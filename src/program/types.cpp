@@ -37,7 +37,8 @@ const char* type_name(Type t) {
 }
 
 std::string Inst::text() const {
-  std::string s(isa::info(op).mnemonic);
+  // Opcode::Unimplemented keeps the mnemonic as written in raw_mods[0].
+  std::string s(op == isa::Opcode::Unimplemented ? std::string_view{} : isa::info(op).mnemonic);
   for (const auto& m : raw_mods) s += m;
   return s;
 }

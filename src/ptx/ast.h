@@ -107,6 +107,12 @@ struct Instruction {
   // function the PTX function was compiled from, with nested inlined_at
   // chains followed back through the earlier .loc directives.
   std::optional<DebugLoc> inlined_at;
+  // Valid PTX that softgpu does not implement: an opcode it does not know
+  // (opcode holds the mnemonic as written), or a form of a known one whose
+  // operands its opcode table does not describe (isa::kUnimplementedFamilies).
+  // The decoder makes it an Opcode::Unimplemented instruction; kernels that
+  // reach it fail at launch.
+  bool not_implemented = false;
 };
 
 struct Label {

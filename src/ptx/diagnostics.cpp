@@ -10,6 +10,7 @@ const char* severity_name(Severity s) {
     case Severity::Error: return "error";
     case Severity::Warning: return "warning";
     case Severity::Note: return "note";
+    case Severity::NotImplemented: return "not implemented";
   }
   return "error";
 }
@@ -50,6 +51,12 @@ std::string render(const std::vector<Diagnostic>& diags, std::string_view source
 bool has_errors(const std::vector<Diagnostic>& diags) {
   for (const auto& d : diags)
     if (d.severity == Severity::Error) return true;
+  return false;
+}
+
+bool has_not_implemented(const std::vector<Diagnostic>& diags) {
+  for (const auto& d : diags)
+    if (d.severity == Severity::NotImplemented) return true;
   return false;
 }
 

@@ -8,7 +8,10 @@
 
 namespace softgpu::ptx {
 
-enum class Severity : uint8_t { Error, Warning, Note };
+// NotImplemented: valid PTX that softgpu cannot run (an instruction it does
+// not implement). The module still loads; the kernels that reach such an
+// instruction fail at launch. `softgpu check` reports it and exits non-zero.
+enum class Severity : uint8_t { Error, Warning, Note, NotImplemented };
 
 struct Diagnostic {
   Severity severity = Severity::Error;
@@ -21,5 +24,6 @@ struct Diagnostic {
 std::string render(const std::vector<Diagnostic>& diags, std::string_view source);
 
 bool has_errors(const std::vector<Diagnostic>& diags);
+bool has_not_implemented(const std::vector<Diagnostic>& diags);
 
 }  // namespace softgpu::ptx

@@ -45,9 +45,9 @@ bool starts_module_item(const Token& t) {
 
 }  // namespace
 
-std::string quote(std::string_view s) {
+std::string quote(std::string_view s, size_t max_chars) {
   std::string out;
-  size_t n = std::min<size_t>(s.size(), 40);
+  size_t n = std::min<size_t>(s.size(), max_chars);
   for (size_t i = 0; i < n; ++i) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c < 0x7F)
@@ -132,6 +132,11 @@ void Parser::error(SourceLoc loc, std::string msg) {
 void Parser::warning(SourceLoc loc, std::string msg) {
   if (stopped_) return;
   diags_.push_back({Severity::Warning, mod_.filename, loc, std::move(msg)});
+}
+
+void Parser::not_implemented(SourceLoc loc, std::string msg) {
+  if (stopped_) return;
+  diags_.push_back({Severity::NotImplemented, mod_.filename, loc, std::move(msg)});
 }
 
 void Parser::error_at(const Token& t, std::string msg) {

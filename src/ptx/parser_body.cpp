@@ -124,7 +124,16 @@ bool Parser::parse_instruction(Instruction& in) {
   size_t dot = full.find('.');
   std::string_view mnem = full.substr(0, dot);
   auto code = isa::find_opcode(mnem);
-  if (!code || mnem.empty() || mnem[0] == '%' || mnem[0] == '$') {
+  // An opcode softgpu does not know (wgmma, setmaxnreg, tcgen05 ...) is
+  // parsed as an instruction of unknown meaning: its operands must still be
+  // well formed, and only the kernels that reach it fail (at launch).
+  auto plain_word = [](std::string_view w) {
+    if (w.empty() || w[0] < 'a' || w[0] > 'z') return false;
+    for (char c : w)
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+    return true;
+  };
+  if (!code && !plain_word(mnem)) {
     error_at(op, fmt::format("unknown instruction '{}'", quote(mnem)));
     return false;
   }
@@ -143,15 +152,30 @@ bool Parser::parse_instruction(Instruction& in) {
   }
   if (!expect_punct(';', "after instruction")) return false;
   check_vector_modifiers(op, in);
+  const std::string name = quote(full, 160);
+  if (!code) {
+    in.not_implemented = true;
+    not_implemented(op.loc, fmt::format("instruction '{}' is not implemented by softgpu ('{}' is not an opcode "
+                                        "it knows); kernels that use it fail at launch",
+                                        name, quote(mnem)));
+    return true;
+  }
   const auto& info = isa::info(*code);
   // The opcode table counts "[tex, {x, y}]" as separate operands (handle, coordinates).
   size_t n = 0;
   for (const auto& o : in.operands) n += 1 + (o.kind == Operand::Kind::Address ? o.list.size() : 0);
   if (n < info.min_operands || n > info.max_operands) {
+    if (isa::in_unimplemented_family(full)) {
+      in.not_implemented = true;
+      not_implemented(op.loc, fmt::format("instruction '{}' is not implemented by softgpu; kernels that use it "
+                                          "fail at launch",
+                                          name));
+      return true;
+    }
     std::string want = info.min_operands == info.max_operands
                            ? fmt::format("{}", info.min_operands)
                            : fmt::format("{} to {}", info.min_operands, info.max_operands);
-    error_at(op, fmt::format("'{}' expects {} operand{}, found {}", mnem, want,
+    error_at(op, fmt::format("'{}' expects {} operand{}, found {}", name, want,
                              info.max_operands == 1 ? "" : "s", n));
     return false;
   }

@@ -40,6 +40,7 @@ class Parser {
   void error(SourceLoc loc, std::string msg);
   void error_at(const Token& t, std::string msg);  // at t, or after the last token for EOF
   void warning(SourceLoc loc, std::string msg);
+  void not_implemented(SourceLoc loc, std::string msg);  // Severity::NotImplemented: the module still loads
   void unexpected(std::string_view expected);
   bool stopped() const { return stopped_; }
   void sync_statement();  // skip past ';' or up to '}'
@@ -106,6 +107,7 @@ class Parser {
 };
 
 // Quotes user text for a message: printable ASCII kept, the rest as \xNN, long text cut.
-std::string quote(std::string_view s);
+// Instruction names (mnemonic and modifiers) get a longer limit.
+std::string quote(std::string_view s, size_t max_chars = 40);
 
 }  // namespace softgpu::ptx::detail

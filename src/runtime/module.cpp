@@ -114,6 +114,12 @@ Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, s
     report(fmt::format("softgpu: kernel '{}' is registered by the program but not defined in its PTX", k->name));
     return finish(Status::InvalidDeviceFunction);
   }
+  // It reaches an instruction softgpu does not implement: this kernel cannot
+  // run, the module's others can. Not sticky, like a refused launch.
+  if (!info->not_implemented.empty()) {
+    report("softgpu: " + info->not_implemented);
+    return finish(Status::NotSupported);
+  }
 
   const config::GpuConfig& g = gpu_;
   if (grid.count() == 0 || block.count() == 0 || block.x > g.max_block_dim_x || block.y > g.max_block_dim_y ||

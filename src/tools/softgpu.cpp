@@ -98,18 +98,41 @@ int cmd_check(const std::string& file) {
   mods.push_back(std::move(*parsed.module));
   exec::DeviceMemory memory(Bytes{1ull << 32});
   auto loaded = exec::load_program(std::move(mods), memory);
+  // The loader knows an instruction's line, not its column: point the caret
+  // at the line's first word (where the instruction, or its guard, starts).
+  for (auto& d : loaded.diagnostics) {
+    if (d.severity != ptx::Severity::NotImplemented || d.loc.col != 1) continue;
+    size_t b = 0;
+    for (uint32_t l = 1; l < d.loc.line && b != std::string::npos; ++l) {
+      b = text.find('\n', b);
+      if (b != std::string::npos) ++b;
+    }
+    if (b == std::string::npos) continue;
+    size_t e = text.find_first_not_of(" \t", b);
+    if (e != std::string::npos && text[e] != '\n') d.loc.col = uint32_t(e - b + 1);
+  }
   std::cerr << ptx::render(loaded.diagnostics, text);
   if (!loaded.program || ptx::has_errors(loaded.diagnostics)) {
     std::cout << fmt::format("{}: load failed\n", file);
     return 1;
   }
   const auto& ks = exec::kernels(*loaded.program);
-  std::cout << fmt::format("{}: ok, {} kernel{}\n", file, ks.size(), ks.size() == 1 ? "" : "s");
+  // Instructions softgpu does not implement load, but the kernels that reach
+  // them cannot run: reported as "not implemented" above, and not ok.
+  const bool incomplete =
+      ptx::has_not_implemented(parsed.diagnostics) || ptx::has_not_implemented(loaded.diagnostics);
+  size_t bad = 0;
+  for (const auto& k : ks) bad += !k.not_implemented.empty();
+  if (incomplete)
+    std::cout << fmt::format("{}: not implemented: {} of {} kernel{} cannot run on softgpu\n", file, bad, ks.size(),
+                             ks.size() == 1 ? "" : "s");
+  else
+    std::cout << fmt::format("{}: ok, {} kernel{}\n", file, ks.size(), ks.size() == 1 ? "" : "s");
   for (const auto& k : ks)
-    std::cout << fmt::format("  {} ({} param bytes, {} static shared bytes)\n", k.name, k.param_bytes,
-                             k.static_shared_bytes);
+    std::cout << fmt::format("  {} ({} param bytes, {} static shared bytes){}\n", k.name, k.param_bytes,
+                             k.static_shared_bytes, k.not_implemented.empty() ? "" : ": fails at launch");
   exec::unload_program(*loaded.program, memory);
-  return 0;
+  return incomplete ? 1 : 0;
 }
 
 }  // namespace

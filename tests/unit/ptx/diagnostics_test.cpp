@@ -32,24 +32,28 @@ void expect_diags(const std::string& text, const std::vector<Expect>& want) {
   }
 }
 
+// A word that cannot be an opcode is malformed PTX. A plain lower-case word
+// softgpu does not know (wgmma, setmaxnreg, ...) is an instruction it does
+// not implement: the module parses (tests/unit/ptx/unimplemented_test.cpp).
 TEST(Diagnostics, UnknownInstruction) {
-  expect_diags(kernel("\tfoo.b32 %r1, %r2;\n\tret;\n"), {{6, 2, "unknown instruction 'foo'"}});
+  expect_diags(kernel("\tFoo.b32 %r1, %r2;\n\tret;\n"), {{6, 2, "unknown instruction 'Foo'"}});
+  expect_diags(kernel("\tsetmax-nreg.u32 1;\n"), {{6, 9, "expected an operand, found 'nreg.u32'"}});
 }
 
 TEST(Diagnostics, WrongOperandCount) {
-  expect_diags(kernel("\tadd.s32 %r1, %r2;\n"), {{6, 2, "'add' expects 3 operands, found 2"}});
-  expect_diags(kernel("  setp.lt.s32 %p1;\n"), {{6, 3, "'setp' expects 3 to 4 operands, found 1"}});
+  expect_diags(kernel("\tadd.s32 %r1, %r2;\n"), {{6, 2, "'add.s32' expects 3 operands, found 2"}});
+  expect_diags(kernel("  setp.lt.s32 %p1;\n"), {{6, 3, "'setp.lt.s32' expects 3 to 4 operands, found 1"}});
   expect_diags(kernel("  ret 1;\n"), {{6, 3, "'ret' expects 0 operands, found 1"}});
 }
 
 TEST(Diagnostics, SeveralErrorsRecoverAtSemicolon) {
   std::string body =
-      "\tfoo %r1;\n"           // line 6
+      "\tFoo %r1;\n"           // line 6
       "\tadd.s32 %r1, %r2;\n"  // line 7
       "\tmov.u32 %r1, 1;\n"    // fine
       "\tbar %r1 %r2;\n";      // line 9: missing comma
-  expect_diags(kernel(body), {{6, 2, "unknown instruction 'foo'"},
-                              {7, 2, "'add' expects 3 operands, found 2"},
+  expect_diags(kernel(body), {{6, 2, "unknown instruction 'Foo'"},
+                              {7, 2, "'add.s32' expects 3 operands, found 2"},
                               {9, 9, "expected ';' after instruction"}});
 }
 
@@ -94,10 +98,10 @@ TEST(Diagnostics, DeepInitializerNesting) {
 }
 
 TEST(Diagnostics, RenderShowsLineAndCaret) {
-  std::string t = kernel("\tmov.u32 %r1, %r2;\n\tfoo.bar %r1;\n");
+  std::string t = kernel("\tmov.u32 %r1, %r2;\n\tFoo.bar %r1;\n");
   auto r = parse(t, "k.ptx");
   ASSERT_EQ(r.diagnostics.size(), 1u);
-  EXPECT_EQ(render(r.diagnostics, t), "k.ptx:7:2: error: unknown instruction 'foo'\n\tfoo.bar %r1;\n\t^\n");
+  EXPECT_EQ(render(r.diagnostics, t), "k.ptx:7:2: error: unknown instruction 'Foo'\n\tFoo.bar %r1;\n\t^\n");
   EXPECT_TRUE(has_errors(r.diagnostics));
 }
 
@@ -111,7 +115,7 @@ TEST(Diagnostics, RenderCaretAfterSpaces) {
 
 TEST(Diagnostics, StopsAfterMaxErrors) {
   std::string body;
-  for (int i = 0; i < 50; ++i) body += "\tbogus;\n";
+  for (int i = 0; i < 50; ++i) body += "\tBogus;\n";
   auto r = parse(kernel(body), "t.ptx", 5);
   ASSERT_EQ(r.diagnostics.size(), 6u);  // 5 errors and a note
   EXPECT_EQ(r.diagnostics[4].loc.line, 10u);
@@ -120,8 +124,8 @@ TEST(Diagnostics, StopsAfterMaxErrors) {
 }
 
 TEST(Diagnostics, ModuleLevelGarbageThenValidKernelStillChecked) {
-  std::string t = std::string(kHead) + "garbage here;\n.visible .entry k()\n{\n\tnope;\n}\n";
-  expect_diags(t, {{4, 1, "expected a directive, found 'garbage'"}, {7, 2, "unknown instruction 'nope'"}});
+  std::string t = std::string(kHead) + "garbage here;\n.visible .entry k()\n{\n\tNope;\n}\n";
+  expect_diags(t, {{4, 1, "expected a directive, found 'garbage'"}, {7, 2, "unknown instruction 'Nope'"}});
 }
 
 TEST(Diagnostics, UnknownDirectives) {

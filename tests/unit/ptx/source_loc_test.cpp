@@ -137,7 +137,7 @@ struct Expect {
 // `body` is a kernel body starting on line 6; one error expected, and the
 // parser goes on with the next line (a second error there is reported too).
 void expect_error(const std::string& body, const Expect& want) {
-  std::string text = std::string(kHead) + ".visible .entry k()\n{\n" + body + "\tfoo;\n}\n.file 1 \"a.cu\"\n";
+  std::string text = std::string(kHead) + ".visible .entry k()\n{\n" + body + "\tFoo;\n}\n.file 1 \"a.cu\"\n";
   auto r = parse(text, "t.ptx");
   EXPECT_FALSE(r.module);
   std::string all = render(r.diagnostics, text);
@@ -147,7 +147,7 @@ void expect_error(const std::string& body, const Expect& want) {
   EXPECT_EQ(d.loc.line, want.line) << all;
   EXPECT_EQ(d.loc.col, want.col) << all;
   EXPECT_EQ(d.message, want.message) << all;
-  EXPECT_EQ(r.diagnostics[1].message, "unknown instruction 'foo'") << all;  // recovered on the next line
+  EXPECT_EQ(r.diagnostics[1].message, "unknown instruction 'Foo'") << all;  // recovered on the next line
   EXPECT_NE(all.find(fmt::format("t.ptx:{}:{}: error: ", want.line, want.col)), std::string::npos) << all;
   EXPECT_NE(all.find('^'), std::string::npos) << all;
 }

@@ -118,7 +118,7 @@ TEST_F(Loading, CorruptFatbinFailsAtLaunchWithInvalidKernelImage) {
 }
 
 TEST_F(Loading, BadPtxIsReportedOnceWithTheKernelName) {
-  void* h = rt.register_ptx({".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k() { bogus; }\n"},
+  void* h = rt.register_ptx({".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k() { Bogus; }\n"},
                             "bad.ptx");
   rt.register_function(h, &stub, "k");
   std::string err;
@@ -126,6 +126,34 @@ TEST_F(Loading, BadPtxIsReportedOnceWithTheKernelName) {
   EXPECT_EQ(err.find("softgpu: cannot run kernel 'k': cannot parse the program's PTX:\nbad.ptx:4:"), 0u) << err;
   EXPECT_EQ(launch(&stub, &err), Status::InvalidPtx);
   EXPECT_EQ(err, "");
+}
+
+// An instruction softgpu does not implement fails only the kernels that
+// reach it, at their launch, with cudaErrorNotSupported: not sticky, and
+// the module's other kernels run before and after.
+TEST_F(Loading, UnimplementedInstructionFailsOnlyItsKernel) {
+  void* h = rt.register_ptx({".version 8.0\n.target sm_90a\n.address_size 64\n"
+                             ".visible .entry good() { ret; }\n"
+                             ".visible .entry _Z3badv() {\n\tsetmaxnreg.inc.sync.aligned.u32 240;\n\tret;\n}\n"},
+                            "u.ptx");
+  rt.register_function(h, &stub, "good");
+  rt.register_function(h, &other, "_Z3badv");
+  std::string err;
+  EXPECT_EQ(launch(&stub, &err), Status::Success);
+  EXPECT_EQ(err, "");
+  for (int i = 0; i < 2; ++i) {  // the same answer at every launch
+    EXPECT_EQ(launch(&other, &err), Status::NotSupported);
+    EXPECT_EQ(err,
+              "softgpu: cannot launch kernel 'bad()' (_Z3badv): softgpu does not implement instruction "
+              "'setmaxnreg.inc.sync.aligned.u32' at PTX line 6 (cudaErrorNotSupported; the module's other kernels "
+              "run)\n");
+    EXPECT_EQ(rt.last_error(false), Status::NotSupported);  // cudaPeekAtLastError
+    EXPECT_EQ(rt.synchronize(), Status::Success);             // nothing sticky
+    EXPECT_EQ(rt.last_error(true), Status::NotSupported);   // cudaGetLastError, which resets it
+    EXPECT_EQ(rt.last_error(true), Status::Success);
+  }
+  EXPECT_EQ(launch(&stub, &err), Status::Success);
+  EXPECT_EQ(rt.synchronize(), Status::Success);
 }
 
 TEST_F(Loading, UnusedBadModuleIsHarmless) {

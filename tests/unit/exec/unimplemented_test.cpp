@@ -1,0 +1,159 @@
+// A module with instructions softgpu does not implement loads: the kernels
+// that reach one (in their own code, or through functions they call,
+// directly or through a function pointer, transitively) fail at launch with
+// Status::NotSupported and a message naming the instruction, its PTX line
+// and the kernel; the other kernels run.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "exec/engine.h"
+#include "ptx/parser.h"
+
+using namespace softgpu;
+
+namespace {
+
+const char* kPtx = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.func helper()
+{
+	setmaxnreg.inc.sync.aligned.u32 240;
+	ret;
+}
+
+.func mid()
+{
+	call helper, ();
+	ret;
+}
+
+.func fine()
+{
+	ret;
+}
+
+.global .align 8 .u64 table[1] = {helper};
+
+.visible .entry fill(.param .u64 p)
+{
+	.reg .b32 %r<3>;
+	.reg .b64 %rd<5>;
+	ld.param.u64 %rd1, [p];
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd3, %r1, 4;
+	add.s64 %rd4, %rd2, %rd3;
+	add.s32 %r2, %r1, 100;
+	st.global.u32 [%rd4], %r2;
+	ret;
+}
+
+.visible .entry uses_wgmma()
+{
+	wgmma.fence.sync.aligned;
+	ret;
+}
+
+.visible .entry calls_chain()
+{
+	call fine, ();
+	call mid, ();
+	ret;
+}
+
+.visible .entry through_table()
+{
+	.reg .b64 %rd<3>;
+	mov.u64 %rd1, table;
+	ld.global.u64 %rd2, [%rd1];
+	{
+	prototype_0 : .callprototype ()_ ();
+	call %rd2, (), prototype_0;
+	}
+	ret;
+}
+
+.visible .entry tma_load()
+{
+	.reg .b32 %r<5>;
+	.reg .b64 %rd<2>;
+	cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4];
+	ret;
+}
+)";
+
+struct Loaded {
+  exec::DeviceMemory mem{Bytes{1ull << 28}};
+  exec::LoadResult lr;
+  Loaded() {
+    auto pr = ptx::parse(kPtx, "u.ptx");
+    EXPECT_TRUE(pr.module) << ptx::render(pr.diagnostics, kPtx);
+    EXPECT_TRUE(ptx::has_not_implemented(pr.diagnostics));
+    std::vector<ptx::Module> mods;
+    mods.push_back(std::move(*pr.module));
+    lr = exec::load_program(std::move(mods), mem);
+  }
+  exec::LaunchResult run(const std::string& k, uint64_t arg = 0) {
+    exec::LaunchConfig cfg;
+    cfg.grid = Dim3{1, 1, 1};
+    cfg.block = Dim3{32, 1, 1};
+    const auto* ki = exec::find_kernel(*lr.program, k);
+    EXPECT_NE(ki, nullptr);
+    cfg.params.resize(ki->param_bytes);
+    if (ki->param_bytes) std::memcpy(cfg.params.data(), &arg, sizeof arg);
+    exec::ExecOptions opts;
+    return exec::launch(*lr.program, k, cfg, mem, opts);
+  }
+};
+
+TEST(Unimplemented, ModuleLoadsAndOnlyTheKernelsReachingOneFail) {
+  Loaded l;
+  ASSERT_TRUE(l.lr.program) << ptx::render(l.lr.diagnostics, kPtx);
+  EXPECT_FALSE(ptx::has_errors(l.lr.diagnostics));
+  // The form no handler accepts is reported by the loader (the parser's own
+  // reports cover the opcodes it does not know).
+  ASSERT_EQ(l.lr.diagnostics.size(), 1u) << ptx::render(l.lr.diagnostics, kPtx);
+  EXPECT_EQ(l.lr.diagnostics[0].severity, ptx::Severity::NotImplemented);
+  EXPECT_EQ(l.lr.diagnostics[0].loc.line, 67u);
+  EXPECT_EQ(l.lr.diagnostics[0].message,
+            "instruction 'cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes' is not "
+            "implemented by softgpu (in function 'tma_load'); kernels that use it fail at launch");
+
+  auto msg = [&](const char* k) { return exec::find_kernel(*l.lr.program, k)->not_implemented; };
+  EXPECT_EQ(msg("fill"), "");
+  EXPECT_EQ(msg("uses_wgmma"),
+            "cannot launch kernel 'uses_wgmma': softgpu does not implement instruction 'wgmma.fence.sync.aligned' at "
+            "PTX line 40 (cudaErrorNotSupported; the module's other kernels run)");
+  EXPECT_EQ(msg("calls_chain"),
+            "cannot launch kernel 'calls_chain': softgpu does not implement instruction "
+            "'setmaxnreg.inc.sync.aligned.u32' at PTX line 7, in function 'helper' that the kernel calls "
+            "(cudaErrorNotSupported; the module's other kernels run)");
+  EXPECT_NE(msg("through_table").find("'setmaxnreg.inc.sync.aligned.u32' at PTX line 7, in function 'helper'"),
+            std::string::npos);
+  EXPECT_NE(msg("tma_load").find("at PTX line 67 (cudaErrorNotSupported"), std::string::npos);
+
+  auto buf = l.mem.allocate(Bytes{32 * 4}, exec::MemKind::Device);
+  ASSERT_TRUE(buf);
+  auto check_fill = [&] {
+    std::memset(exec::DeviceMemory::host_ptr(*buf), 0, 32 * 4);
+    auto r = l.run("fill", buf->value);
+    EXPECT_EQ(r.status, Status::Success) << r.error;
+    EXPECT_FALSE(r.fault);
+    const auto* out = reinterpret_cast<const uint32_t*>(exec::DeviceMemory::host_ptr(*buf));
+    for (uint32_t i = 0; i < 32; ++i) EXPECT_EQ(out[i], 100 + i);
+  };
+  check_fill();
+  for (const char* k : {"uses_wgmma", "calls_chain", "through_table", "tma_load"}) {
+    auto r = l.run(k);
+    EXPECT_EQ(r.status, Status::NotSupported) << k;
+    EXPECT_FALSE(r.fault) << k;  // refused, never started: nothing sticky
+    EXPECT_EQ(r.error, msg(k));
+    EXPECT_EQ(r.warp_instructions, 0u);
+  }
+  check_fill();
+}
+
+}  // namespace

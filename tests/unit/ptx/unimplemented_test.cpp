@@ -1,0 +1,112 @@
+// Valid PTX softgpu does not implement: an opcode it does not know, or a
+// form of a known one whose operands its opcode table does not describe.
+// The module parses (the kernels that reach such an instruction fail at
+// launch); the diagnostic is Severity::NotImplemented, not an error.
+#include <gtest/gtest.h>
+
+#include "isa/opcode.h"
+#include "ptx/parser.h"
+
+namespace softgpu::ptx {
+namespace {
+
+const char* kHead = ".version 8.0\n.target sm_90a\n.address_size 64\n";  // 3 lines
+
+// A kernel whose body is `body` (starting on line 6).
+std::string kernel(const std::string& body) {
+  return std::string(kHead) + ".visible .entry k()\n{\n" + body + "}\n";
+}
+
+const Instruction* first_instruction(const Module& m) {
+  for (const auto& st : m.functions.at(0).body->body)
+    if (const auto* in = std::get_if<Instruction>(&st)) return in;
+  return nullptr;
+}
+
+TEST(Unimplemented, UnknownOpcodeParsesAndIsReported) {
+  std::string t = kernel("\t.reg .pred %p<2>;\n\t@%p1 setmaxnreg.inc.sync.aligned.u32 240;\n\tret;\n");
+  auto r = parse(t, "k.ptx");
+  ASSERT_TRUE(r.module) << render(r.diagnostics, t);
+  EXPECT_FALSE(has_errors(r.diagnostics));
+  EXPECT_TRUE(has_not_implemented(r.diagnostics));
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  const auto& d = r.diagnostics[0];
+  EXPECT_EQ(d.severity, Severity::NotImplemented);
+  EXPECT_EQ(d.loc.line, 7u);
+  EXPECT_EQ(d.loc.col, 7u);  // the mnemonic, after the guard
+  EXPECT_EQ(d.message,
+            "instruction 'setmaxnreg.inc.sync.aligned.u32' is not implemented by softgpu ('setmaxnreg' is not an "
+            "opcode it knows); kernels that use it fail at launch");
+  EXPECT_EQ(render(r.diagnostics, t),
+            "k.ptx:7:7: not implemented: instruction 'setmaxnreg.inc.sync.aligned.u32' is not implemented by "
+            "softgpu ('setmaxnreg' is not an opcode it knows); kernels that use it fail at launch\n"
+            "\t@%p1 setmaxnreg.inc.sync.aligned.u32 240;\n\t     ^\n");
+  const Instruction* in = first_instruction(*r.module);
+  ASSERT_NE(in, nullptr);
+  EXPECT_TRUE(in->not_implemented);
+  EXPECT_EQ(in->opcode, "setmaxnreg");
+  EXPECT_EQ(in->modifiers, (std::vector<std::string>{".inc", ".sync", ".aligned", ".u32"}));
+  ASSERT_EQ(in->operands.size(), 1u);
+  EXPECT_EQ(in->operands[0].ival, 240);
+  EXPECT_EQ(in->guard, "%p1");
+}
+
+TEST(Unimplemented, WgmmaWithVectorAndDescriptorOperands) {
+  std::string body =
+      "\t.reg .f32 %f<5>;\n\t.reg .b64 %rd<3>;\n"
+      "\twgmma.fence.sync.aligned;\n"
+      "\twgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, 1, 1, 1, 0, 0;\n"
+      "\twgmma.commit_group.sync.aligned;\n\twgmma.wait_group.sync.aligned 0;\n\tret;\n";
+  auto r = parse(kernel(body), "k.ptx");
+  ASSERT_TRUE(r.module) << render(r.diagnostics, kernel(body));
+  ASSERT_EQ(r.diagnostics.size(), 4u);
+  for (const auto& d : r.diagnostics) EXPECT_EQ(d.severity, Severity::NotImplemented);
+  EXPECT_EQ(r.diagnostics[1].loc.line, 9u);
+  EXPECT_NE(r.diagnostics[1].message.find("'wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16'"), std::string::npos);
+}
+
+TEST(Unimplemented, MalformedOperandsOfAnUnknownOpcodeAreStillErrors) {
+  auto r = parse(kernel("\twgmma.fence.sync.aligned %r1 %r2;\n\tret;\n"), "k.ptx");
+  EXPECT_FALSE(r.module);
+  ASSERT_FALSE(r.diagnostics.empty());
+  EXPECT_EQ(r.diagnostics[0].severity, Severity::Error);
+  EXPECT_EQ(r.diagnostics[0].message, "expected ';' after instruction");
+  // An unknown opcode next to a syntax error: the error fails the module.
+  auto r2 = parse(kernel("\twgmma.fence.sync.aligned;\n\tadd.s32 %r1, ;\n"), "k.ptx");
+  EXPECT_FALSE(r2.module);
+  EXPECT_TRUE(has_errors(r2.diagnostics));
+}
+
+TEST(Unimplemented, TmaMulticastOperandListIsNotImplementedNotMalformed) {
+  // Six operands, where the opcode table's cp forms take at most five.
+  std::string t = kernel(
+      "\t.reg .b32 %r<5>;\n\t.reg .b64 %rd<3>;\n\t.reg .b16 %rs<2>;\n"
+      "\tcp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster."
+      "L2::cache_hint [%r1], [%rd1, {%r2, %r3}], [%r4], %rs1, %rd2;\n\tret;\n");
+  auto r = parse(t, "k.ptx");
+  ASSERT_TRUE(r.module) << render(r.diagnostics, t);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].severity, Severity::NotImplemented);
+  EXPECT_EQ(r.diagnostics[0].loc.line, 9u);
+  EXPECT_EQ(r.diagnostics[0].message,
+            "instruction 'cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::"
+            "cluster.L2::cache_hint' is not implemented by softgpu; kernels that use it fail at launch");
+}
+
+TEST(Unimplemented, OperandCountErrorsNameTheWholeInstruction) {
+  // A form softgpu implements with the wrong operands is malformed.
+  auto r = parse(kernel("\t.reg .b64 %rd<3>;\n\tcp.async.ca.shared.global [%rd1], [%rd2], 16, 16, 1, 2;\n"), "k.ptx");
+  EXPECT_FALSE(r.module);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].message, "'cp.async.ca.shared.global' expects 0 to 5 operands, found 6");
+}
+
+TEST(Unimplemented, FamiliesMatchWholeWords) {
+  EXPECT_TRUE(isa::in_unimplemented_family("cp.async.bulk.tensor.1d.global.shared::cta.bulk_group"));
+  EXPECT_TRUE(isa::in_unimplemented_family("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile"));
+  EXPECT_FALSE(isa::in_unimplemented_family("cp.async.bulk.global.shared::cta.bulk_group"));
+  EXPECT_FALSE(isa::in_unimplemented_family("cp.async.bulk.tensorx"));
+}
+
+}  // namespace
+}  // namespace softgpu::ptx
