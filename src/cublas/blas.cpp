@@ -1,5 +1,6 @@
-// Level 1 (S, D) and Level 3 gemm (S, D): argument checks, pointer modes,
-// then the kernels of kernels.cu on the handle's stream.
+// Level 1 (S, D), Level 2 gemv (S, D), Level 3 gemm and gemmStridedBatched
+// (S, D), and the geam extension (S, D): argument checks, pointer modes, then
+// the kernels of kernels.cu on the handle's stream.
 #include <cstdint>
 
 #include "handle.h"
@@ -112,20 +113,85 @@ bool transposed(cublasOperation_t op, bool& ok) {
   return op != CUBLAS_OP_N;  // real types: C is T
 }
 
+bool at_least(int ld, int rows) { return ld >= (rows > 1 ? rows : 1); }
+
+// The checks gemm and gemmStridedBatched share: INVALID_VALUE for a bad
+// operation, negative size or too small leading dimension.
+cublasStatus_t gemm_args(cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, int lda, int ldb,
+                         int ldc, bool& ta, bool& tb) {
+  bool ok_a, ok_b;
+  ta = transposed(transa, ok_a);
+  tb = transposed(transb, ok_b);
+  if (!ok_a || !ok_b || m < 0 || n < 0 || k < 0) return CUBLAS_STATUS_INVALID_VALUE;
+  if (!at_least(lda, ta ? k : m) || !at_least(ldb, tb ? n : k) || !at_least(ldc, m))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
 template <typename T>
 cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
                     const T* alpha, const T* a, int lda, const T* b, int ldb, const T* beta, T* c, int ldc) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
-  bool ok_a, ok_b;
-  const bool ta = transposed(transa, ok_a), tb = transposed(transb, ok_b);
-  if (!ok_a || !ok_b || m < 0 || n < 0 || k < 0) return CUBLAS_STATUS_INVALID_VALUE;
-  auto at_least = [](int ld, int rows) { return ld >= (rows > 1 ? rows : 1); };
-  if (!at_least(lda, ta ? k : m) || !at_least(ldb, tb ? n : k) || !at_least(ldc, m))
-    return CUBLAS_STATUS_INVALID_VALUE;
+  bool ta, tb;
+  if (auto st = gemm_args(transa, transb, m, n, k, lda, ldb, ldc, ta, tb); st != CUBLAS_STATUS_SUCCESS) return st;
   if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
   if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
   auto al = scalar(h, alpha), be = scalar(h, beta);
   return from_cuda(launch_gemm<T>(h->stream, ta, tb, m, n, k, al.value, al.dev, a, lda, b, ldb, be.value, be.dev, c,
+                                  ldc));
+}
+
+template <typename T>
+cublasStatus_t gemm_strided_batched(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m,
+                                    int n, int k, const T* alpha, const T* a, int lda, long long stride_a,
+                                    const T* b, int ldb, long long stride_b, const T* beta, T* c, int ldc,
+                                    long long stride_c, int batch) {
+  if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
+  bool ta, tb;
+  if (auto st = gemm_args(transa, transb, m, n, k, lda, ldb, ldc, ta, tb); st != CUBLAS_STATUS_SUCCESS) return st;
+  if (batch < 0 || !alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
+  if (m == 0 || n == 0 || batch == 0) return CUBLAS_STATUS_SUCCESS;
+  auto al = scalar(h, alpha), be = scalar(h, beta);
+  return from_cuda(launch_gemm_strided_batched<T>(h->stream, ta, tb, m, n, k, al.value, al.dev, a, lda, stride_a, b,
+                                                  ldb, stride_b, be.value, be.dev, c, ldc, stride_c, batch));
+}
+
+// gemv: INVALID_VALUE for a bad operation, m or n < 0, lda < max(1, m), a
+// zero increment or a null scalar; m == 0 or n == 0 leaves y as it is
+// (reference BLAS quick return).
+template <typename T>
+cublasStatus_t gemv(cublasHandle_t h, cublasOperation_t trans, int m, int n, const T* alpha, const T* a, int lda,
+                    const T* x, int incx, const T* beta, T* y, int incy) {
+  if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
+  bool ok;
+  const bool t = transposed(trans, ok);
+  if (!ok || m < 0 || n < 0 || !at_least(lda, m) || incx == 0 || incy == 0) return CUBLAS_STATUS_INVALID_VALUE;
+  if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
+  if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
+  const int lx = t ? m : n, ly = t ? n : m;
+  auto al = scalar(h, alpha), be = scalar(h, beta);
+  return from_cuda(launch_gemv<T>(h->stream, t, m, n, al.value, al.dev, a, lda, base(x, lx, incx), incx, be.value,
+                                  be.dev, base(y, ly, incy), incy));
+}
+
+// geam: INVALID_VALUE for a bad operation, m or n < 0, a leading dimension
+// below max(1, rows of the stored matrix), a null scalar, or C aliasing A
+// (B) other than in place (op N and the same leading dimension).
+template <typename T>
+cublasStatus_t geam(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
+                    const T* alpha, const T* a, int lda, const T* beta, const T* b, int ldb, T* c, int ldc) {
+  if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
+  bool ok_a, ok_b;
+  const bool ta = transposed(transa, ok_a), tb = transposed(transb, ok_b);
+  if (!ok_a || !ok_b || m < 0 || n < 0) return CUBLAS_STATUS_INVALID_VALUE;
+  if (!at_least(lda, ta ? n : m) || !at_least(ldb, tb ? n : m) || !at_least(ldc, m))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
+  if (c == a && (ta || lda != ldc)) return CUBLAS_STATUS_INVALID_VALUE;
+  if (c == b && (tb || ldb != ldc)) return CUBLAS_STATUS_INVALID_VALUE;
+  if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
+  auto al = scalar(h, alpha), be = scalar(h, beta);
+  return from_cuda(launch_geam<T>(h->stream, ta, tb, m, n, al.value, al.dev, a, lda, be.value, be.dev, b, ldb, c,
                                   ldc));
 }
 
@@ -164,6 +230,24 @@ extern "C" {
                                     int m, int n, int k, const T* alpha, const T* a, int lda, const T* b,     \
                                     int ldb, const T* beta, T* c, int ldc) {                                  \
     return sc::gemm(h, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);                          \
+  }                                                                                                            \
+  cublasStatus_t cublas##P##gemmStridedBatched(cublasHandle_t h, cublasOperation_t transa,                    \
+                                               cublasOperation_t transb, int m, int n, int k, const T* alpha,  \
+                                               const T* a, int lda, long long stride_a, const T* b, int ldb,   \
+                                               long long stride_b, const T* beta, T* c, int ldc,               \
+                                               long long stride_c, int batch) {                                \
+    return sc::gemm_strided_batched(h, transa, transb, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b,     \
+                                    beta, c, ldc, stride_c, batch);                                            \
+  }                                                                                                            \
+  cublasStatus_t cublas##P##gemv_v2(cublasHandle_t h, cublasOperation_t trans, int m, int n, const T* alpha,  \
+                                    const T* a, int lda, const T* x, int incx, const T* beta, T* y,           \
+                                    int incy) {                                                                \
+    return sc::gemv(h, trans, m, n, alpha, a, lda, x, incx, beta, y, incy);                                    \
+  }                                                                                                            \
+  cublasStatus_t cublas##P##geam(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, \
+                                 int n, const T* alpha, const T* a, int lda, const T* beta, const T* b,       \
+                                 int ldb, T* c, int ldc) {                                                     \
+    return sc::geam(h, transa, transb, m, n, alpha, a, lda, beta, b, ldb, c, ldc);                             \
   }
 
 SG_LEVEL1(S, s, float)

@@ -138,7 +138,8 @@ __global__ void amax_kernel(int n, const T* x, int64_t incx, int* out) {
 // Tiled GEMM: a block of 16x16 threads computes a 64x64 tile of C, each
 // thread a 4x4 sub-block (rows ty + 16i, columns tx + 16j); A and B go
 // through shared memory 64x16 / 16x64 at a time. Each C element is one fma
-// chain over k in increasing order.
+// chain over k in increasing order. blockIdx.z is the batch index (strided
+// batched gemm; strides 0 and one z for plain gemm).
 constexpr int kTile = 64;
 constexpr int kKTile = 16;
 constexpr int kDim = 16;
@@ -147,7 +148,11 @@ constexpr int kPer = kTile / kDim;
 template <typename T>
 __global__ void __launch_bounds__(kDim* kDim)
     gemm_kernel(bool ta, bool tb, int m, int n, int k, T alpha, const T* alpha_dev, const T* a, int64_t lda,
-                const T* b, int64_t ldb, T beta, const T* beta_dev, T* c, int64_t ldc) {
+                int64_t stride_a, const T* b, int64_t ldb, int64_t stride_b, T beta, const T* beta_dev, T* c,
+                int64_t ldc, int64_t stride_c) {
+  a += stride_a * blockIdx.z;
+  b += stride_b * blockIdx.z;
+  c += stride_c * blockIdx.z;
   __shared__ T as[kKTile][kTile + 1];  // as[kk][row]
   __shared__ T bs[kKTile][kTile + 1];  // bs[kk][col]
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * kDim + tx;
@@ -200,6 +205,46 @@ __global__ void __launch_bounds__(kDim* kDim)
   }
 }
 
+// gemv: y = alpha op(A) x + beta y, one thread per element of y, each a fma
+// chain over the other dimension in increasing order (N: rows, coalesced
+// across the warp; T: columns). beta == 0 never reads y.
+template <typename T>
+__global__ void gemv_kernel(bool trans, int m, int n, T alpha, const T* alpha_dev, const T* a, int64_t lda,
+                            const T* x, int64_t incx, T beta, const T* beta_dev, T* y, int64_t incy) {
+  const T al = scalar(alpha, alpha_dev), be = scalar(beta, beta_dev);
+  const int len = trans ? n : m, inner = trans ? m : n;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < len; i += gridDim.x * blockDim.x) {
+    T acc = 0;
+    if (al != T(0)) {
+      if (trans)
+        for (int j = 0; j < inner; ++j) acc = fma(a[j + i * lda], x[j * incx], acc);
+      else
+        for (int j = 0; j < inner; ++j) acc = fma(a[i + j * lda], x[j * incx], acc);
+    }
+    T* p = &y[i * incy];
+    const T ab = al == T(0) ? T(0) : al * acc;
+    *p = be == T(0) ? ab : fma(be, *p, ab);
+  }
+}
+
+// geam: C = alpha op(A) + beta op(B), one thread per element of C (grid
+// stride over m*n). A scalar of 0 does not read its matrix, so C may be
+// reset with alpha = beta = 0; C == A (or B) with op N and the same ld is
+// safe because each element is read before it is written by the same thread.
+template <typename T>
+__global__ void geam_kernel(bool ta, bool tb, int m, int n, T alpha, const T* alpha_dev, const T* a, int64_t lda,
+                            T beta, const T* beta_dev, const T* b, int64_t ldb, T* c, int64_t ldc) {
+  const T al = scalar(alpha, alpha_dev), be = scalar(beta, beta_dev);
+  const int64_t total = int64_t(m) * n;
+  for (int64_t e = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < total; e += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t i = e % m, j = e / m;
+    T v = 0;
+    if (al != T(0)) v = al * (ta ? a[j + i * lda] : a[i + j * lda]);
+    if (be != T(0)) v = fma(be, tb ? b[j + i * ldb] : b[i + j * ldb], v);
+    c[i + j * ldc] = v;
+  }
+}
+
 }  // namespace
 
 template <typename T>
@@ -239,12 +284,43 @@ cudaError_t launch_amax(cudaStream_t s, int n, const T* x, int64_t incx, int* ou
   return cudaGetLastError();
 }
 template <typename T>
+cudaError_t launch_gemm_strided_batched(cudaStream_t s, bool trans_a, bool trans_b, int m, int n, int k, T alpha,
+                                        const T* alpha_dev, const T* a, int64_t lda, int64_t stride_a, const T* b,
+                                        int64_t ldb, int64_t stride_b, T beta, const T* beta_dev, T* c, int64_t ldc,
+                                        int64_t stride_c, int batch) {
+  constexpr int kMaxZ = 65535;  // grid z limit: larger batches go in chunks
+  for (int b0 = 0; b0 < batch; b0 += kMaxZ) {
+    const int nb = batch - b0 < kMaxZ ? batch - b0 : kMaxZ;
+    dim3 grid((m + kTile - 1) / kTile, (n + kTile - 1) / kTile, nb);
+    gemm_kernel<T><<<grid, dim3(kDim, kDim), 0, s>>>(trans_a, trans_b, m, n, k, alpha, alpha_dev, a + stride_a * b0,
+                                                    lda, stride_a, b + stride_b * b0, ldb, stride_b, beta, beta_dev,
+                                                    c + stride_c * b0, ldc, stride_c);
+    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+template <typename T>
 cudaError_t launch_gemm(cudaStream_t s, bool trans_a, bool trans_b, int m, int n, int k, T alpha, const T* alpha_dev,
                         const T* a, int64_t lda, const T* b, int64_t ldb, T beta, const T* beta_dev, T* c,
                         int64_t ldc) {
-  dim3 grid((m + kTile - 1) / kTile, (n + kTile - 1) / kTile);
-  gemm_kernel<T><<<grid, dim3(kDim, kDim), 0, s>>>(trans_a, trans_b, m, n, k, alpha, alpha_dev, a, lda, b, ldb,
-                                                  beta, beta_dev, c, ldc);
+  return launch_gemm_strided_batched<T>(s, trans_a, trans_b, m, n, k, alpha, alpha_dev, a, lda, 0, b, ldb, 0, beta,
+                                        beta_dev, c, ldc, 0, 1);
+}
+template <typename T>
+cudaError_t launch_gemv(cudaStream_t s, bool trans, int m, int n, T alpha, const T* alpha_dev, const T* a,
+                        int64_t lda, const T* x, int64_t incx, T beta, const T* beta_dev, T* y, int64_t incy) {
+  gemv_kernel<T><<<blocks_for(trans ? n : m), kThreads, 0, s>>>(trans, m, n, alpha, alpha_dev, a, lda, x, incx, beta,
+                                                               beta_dev, y, incy);
+  return cudaGetLastError();
+}
+template <typename T>
+cudaError_t launch_geam(cudaStream_t s, bool trans_a, bool trans_b, int m, int n, T alpha, const T* alpha_dev,
+                        const T* a, int64_t lda, T beta, const T* beta_dev, const T* b, int64_t ldb, T* c,
+                        int64_t ldc) {
+  const int64_t total = int64_t(m) * n;
+  const int blocks = total > int64_t(4096) * kThreads ? 4096 : blocks_for(int(total));
+  geam_kernel<T><<<blocks, kThreads, 0, s>>>(trans_a, trans_b, m, n, alpha, alpha_dev, a, lda, beta, beta_dev, b, ldb,
+                                             c, ldc);
   return cudaGetLastError();
 }
 
@@ -257,7 +333,14 @@ cudaError_t launch_gemm(cudaStream_t s, bool trans_a, bool trans_b, int m, int n
   template cudaError_t launch_asum<T>(cudaStream_t, int, const T*, int64_t, T*);                             \
   template cudaError_t launch_amax<T>(cudaStream_t, int, const T*, int64_t, int*);                           \
   template cudaError_t launch_gemm<T>(cudaStream_t, bool, bool, int, int, int, T, const T*, const T*, int64_t, \
-                                      const T*, int64_t, T, const T*, T*, int64_t);
+                                      const T*, int64_t, T, const T*, T*, int64_t);               \
+  template cudaError_t launch_gemm_strided_batched<T>(cudaStream_t, bool, bool, int, int, int, T, const T*,       \
+                                                      const T*, int64_t, int64_t, const T*, int64_t, int64_t, T,  \
+                                                      const T*, T*, int64_t, int64_t, int);                       \
+  template cudaError_t launch_gemv<T>(cudaStream_t, bool, int, int, T, const T*, const T*, int64_t, const T*,     \
+                                      int64_t, T, const T*, T*, int64_t);                                         \
+  template cudaError_t launch_geam<T>(cudaStream_t, bool, bool, int, int, T, const T*, const T*, int64_t, T,      \
+                                      const T*, const T*, int64_t, T*, int64_t);
 SG_INSTANTIATE(float)
 SG_INSTANTIATE(double)
 

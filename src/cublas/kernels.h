@@ -38,5 +38,25 @@ template <typename T>
 cudaError_t launch_gemm(cudaStream_t s, bool trans_a, bool trans_b, int m, int n, int k, T alpha, const T* alpha_dev,
                         const T* a, int64_t lda, const T* b, int64_t ldb, T beta, const T* beta_dev, T* c,
                         int64_t ldc);
+// Strided batched gemm: batch i uses a + i*stride_a, b + i*stride_b,
+// c + i*stride_c (the gemm kernel with a batch grid dimension).
+template <typename T>
+cudaError_t launch_gemm_strided_batched(cudaStream_t s, bool trans_a, bool trans_b, int m, int n, int k, T alpha,
+                                        const T* alpha_dev, const T* a, int64_t lda, int64_t stride_a, const T* b,
+                                        int64_t ldb, int64_t stride_b, T beta, const T* beta_dev, T* c, int64_t ldc,
+                                        int64_t stride_c, int batch);
+
+// Level 2: y = alpha op(A) x + beta y (A is m x n; x, y as for Level 1).
+// beta == 0 never reads y.
+template <typename T>
+cudaError_t launch_gemv(cudaStream_t s, bool trans, int m, int n, T alpha, const T* alpha_dev, const T* a,
+                        int64_t lda, const T* x, int64_t incx, T beta, const T* beta_dev, T* y, int64_t incy);
+
+// geam: C = alpha op(A) + beta op(B), C m x n. A scalar of 0 does not read
+// its matrix.
+template <typename T>
+cudaError_t launch_geam(cudaStream_t s, bool trans_a, bool trans_b, int m, int n, T alpha, const T* alpha_dev,
+                        const T* a, int64_t lda, T beta, const T* beta_dev, const T* b, int64_t ldb, T* c,
+                        int64_t ldc);
 
 }  // namespace softgpu::cublas

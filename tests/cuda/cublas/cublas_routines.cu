@@ -21,33 +21,7 @@
 #include <limits>
 #include <vector>
 
-#include "../check.cuh"
-
-#define CHECK_BLAS(call)                                                                       \
-  do {                                                                                         \
-    cublasStatus_t s_ = (call);                                                                \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                         \
-      std::fprintf(stderr, "FAIL %s:%d: %s returned %s (%d)\n", __FILE__, __LINE__, #call,     \
-                   cublasGetStatusName(s_), (int)s_);                                          \
-      return 1;                                                                                \
-    }                                                                                          \
-  } while (0)
-
-#define EXPECT_STATUS(call, want)                                                              \
-  do {                                                                                         \
-    cublasStatus_t s_ = (call);                                                                \
-    if (s_ != (want)) {                                                                        \
-      std::fprintf(stderr, "FAIL %s:%d: %s returned %s (%d), expected %s\n", __FILE__,         \
-                   __LINE__, #call, cublasGetStatusName(s_), (int)s_, #want);                  \
-      return 1;                                                                                \
-    }                                                                                          \
-  } while (0)
-
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-static double urand() {  // in [-1, 1)
-  rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-  return (double)(rng_state >> 11) / (double)(1ull << 52) - 1.0;
-}
+#include "common.cuh"
 
 template <typename T> struct Blas;
 template <> struct Blas<float> {
@@ -76,37 +50,6 @@ template <> struct Blas<double> {
   static double fma_(double a, double b, double c) { return std::fma(a, b, c); }
   static constexpr double gemm_tol = 1e-13;
 };
-
-// Element i of a BLAS vector of n elements with increment inc.
-static long at(int i, int n, int inc) { return inc >= 0 ? (long)i * inc : (long)(i - n + 1) * inc; }
-static long span(int n, int inc) { return 1 + (long)(n - 1) * std::labs(inc); }
-
-template <typename T>
-static int upload(const std::vector<T>& h, T** d) {
-  CHECK(cudaMalloc(d, h.size() * sizeof(T) + sizeof(T)));
-  CHECK(cudaMemcpy(*d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return 0;
-}
-template <typename T>
-static int download(std::vector<T>& h, const T* d) {
-  CHECK(cudaMemcpy(h.data(), d, h.size() * sizeof(T), cudaMemcpyDeviceToHost));
-  return 0;
-}
-
-// A scalar for the current pointer mode: the host value itself, or a copy in device memory.
-template <typename T>
-struct Arg {
-  T host;
-  T* dev = nullptr;
-  const T* get(bool device) const { return device ? dev : &host; }
-};
-template <typename T>
-static int make_arg(Arg<T>& a, T v) {
-  a.host = v;
-  CHECK(cudaMalloc(&a.dev, sizeof(T)));
-  CHECK(cudaMemcpy(a.dev, &v, sizeof(T), cudaMemcpyHostToDevice));
-  return 0;
-}
 
 // A reduction's result in the current pointer mode, read back as a host value.
 template <typename R, typename Call>
@@ -235,7 +178,6 @@ static int level1(cublasHandle_t h) {
   return 0;
 }
 
-static const char* op_name(cublasOperation_t op) { return op == CUBLAS_OP_N ? "N" : op == CUBLAS_OP_T ? "T" : "C"; }
 
 template <typename T>
 static int gemm_case(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, bool device,
@@ -257,6 +199,7 @@ static int gemm_case(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t t
   if (upload(a, &da) || upload(b, &db) || upload(c, &dc)) return 1;
   Arg<T> alpha, beta;
   if (make_arg(alpha, alpha_v) || make_arg(beta, beta_v)) return 1;
+  CHECK_BLAS(cublasSetPointerMode(h, device ? CUBLAS_POINTER_MODE_DEVICE : CUBLAS_POINTER_MODE_HOST));
   CHECK_BLAS(B::gemm(h, ta, tb, m, n, k, alpha.get(device), da, lda, db, ldb, beta.get(device), dc, ldc));
   std::vector<T> got(c.size());
   if (download(got, dc)) return 1;

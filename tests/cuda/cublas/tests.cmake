@@ -3,6 +3,9 @@
 # softgpu's. See the sources for what each covers and the tolerances.
 #   cublas_routines PART: handle calls and invalid arguments, Level 1 S/D,
 #     Sgemm (27 shapes x 9 transposes), Dgemm, against CPU loops.
+#   cublas_gemv: Sgemv/Dgemv (N/T/C, lda > m, increments incl. negative).
+#   cublas_geam: Sgeam/Dgeam (N/T/C, beta = 0, in place C == A / C == B).
+#   cublas_gemm_batched: S/DgemmStridedBatched (strides, shared A, gaps).
 #   cublas_unsupported: an unimplemented routine returns NOT_SUPPORTED and
 #     says so once on stderr.
 if(TARGET cublas)
@@ -11,8 +14,12 @@ if(TARGET cublas)
   foreach(part handle level1 sgemm dgemm)
     cuda_test(cublas_${part} cublas_routines ARGS ${part} STDOUT_REGEX "PASS cublas_routines ${part}")
   endforeach()
+  foreach(group gemv geam gemm_batched)
+    softgpu_cuda_program(cublas_${group} SOURCES cublas/cublas_${group}.cu FLAGS -lcublas)
+    cuda_test(cublas_${group} cublas_${group} STDOUT_REGEX "PASS cublas_${group}")
+  endforeach()
   cuda_test(cublas_unsupported cublas_unsupported STDOUT_REGEX "PASS cublas_unsupported"
-            STDERR_REGEX "softgpu cublas: cublasSgemv_v2 is not implemented yet")
+            STDERR_REGEX "softgpu cublas: cublasSger_v2 is not implemented yet")
 endif()
 # No false positives, and no bad access in the library's kernels: every
 # routine of cublas_routines under each sanitizer (0 errors).
@@ -20,5 +27,9 @@ if(TARGET cublas)
   foreach(t memcheck racecheck initcheck synccheck)
     sanitize_test(sanitize.clean.${t}.cublas_routines cublas_routines sanitize/no_errors.expected
                   OPTS --tool ${t} --error-exitcode 3 ARGS all)
+    foreach(group gemv geam gemm_batched)
+      sanitize_test(sanitize.clean.${t}.cublas_${group} cublas_${group} sanitize/no_errors.expected
+                    OPTS --tool ${t} --error-exitcode 3)
+    endforeach()
   endforeach()
 endif()
