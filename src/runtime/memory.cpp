@@ -102,7 +102,9 @@ Status Runtime::memset(void* dst, int value, size_t n, void* stream) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (auto c = graphs_->capture_memset(dst, value, n, stream)) return finish(*c);  // graph.cpp
-  return finish(mem_->set(dst, value, n));
+  const Status s = mem_->set(dst, value, n);
+  if (timing_ && s == Status::Success) timing_->memset(n, stream_ref(stream));
+  return finish(s);
 }
 
 Status Runtime::memset_2d(void* dst, size_t pitch, int value, size_t width, size_t height, void* stream) {

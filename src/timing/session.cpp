@@ -80,6 +80,13 @@ void TimingSession::copy(CopyPath path, uint64_t bytes, StreamRef stream, bool h
   if (host_waits) host_ = std::max(host_, end);
 }
 
+void TimingSession::memset(uint64_t bytes, StreamRef stream) {
+  if (params_.d2d_bytes_per_cycle <= 0) return;
+  const double c = params_.kernel_launch_cycles + double(bytes) / params_.d2d_bytes_per_cycle;  // writes only
+  copy_cycles_ += c;
+  finish_on(stream, kCompute, start_on(stream, kCompute) + c);
+}
+
 double TimingSession::stream_end(const StreamRef& s) const {
   // Work issued now starts no earlier than the host issues it.
   double t = host_;

@@ -49,6 +49,9 @@ class TimingSession {
   const KernelTiming& end_launch();
   // A copy on `stream`; host_waits: the host waits for it (cudaMemcpy).
   void copy(CopyPath path, uint64_t bytes, StreamRef stream = {}, bool host_waits = true);
+  // cudaMemset*: a kernel writing `bytes` at device bandwidth on the compute
+  // engine (with a launch's overhead); the host does not wait for it.
+  void memset(uint64_t bytes, StreamRef stream = {});
   // When work issued to `stream` so far completes (an event recorded now), us.
   double stream_time_us(StreamRef stream) const { return stream_end(stream) / clock_mhz(); }
   // cudaStreamWaitEvent: later work on `stream` starts after `event_us`.

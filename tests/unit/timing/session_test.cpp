@@ -129,6 +129,13 @@ TEST(TimingSession, StreamsOverlapCopiesWithKernels) {
     const double k = run(*t, a);
     EXPECT_NEAR(t->stream_time_us(a), (copy + k) / mhz, 1e-6);
   }
+  {  // a memset is a kernel's overhead plus its bytes at device bandwidth, in its stream's order
+    auto t = std::move(timing::TimingSession::create(*gpu).value());
+    t->copy(timing::CopyPath::HostToDevice, 64ull << 20, a, false);
+    t->memset(64ull << 20, a);
+    const double set = launch + double(64ull << 20) / (gpu->timing.d2d_copy_gbps * 1e3) * mhz;
+    EXPECT_NEAR(t->stream_time_us(a), (copy + set) / mhz, 1e-6);
+  }
   {  // two kernels on two streams share the one compute engine
     auto t = std::move(timing::TimingSession::create(*gpu).value());
     const double k1 = run(*t, a), k2 = run(*t, b);
