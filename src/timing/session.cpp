@@ -160,7 +160,7 @@ void TimingSession::print_summary(std::ostream& out) const {
                        r.us, total > 0 ? 100 * r.us / total : 0, 100 * r.occupancy / n, r.ipc / n, r.dram, r.l2,
                        bound, demangle(r.kernel));
   }
-  out << fmt::format("  kernels {:.2f} us, launch overhead {:.2f} us, copies {:.2f} us, total {:.2f} us\n", total,
+  out << fmt::format("  kernels {:.2f} us, launch overhead {:.2f} us, copies and memsets {:.2f} us, total {:.2f} us\n", total,
                      launch_overhead_cycles_ / clock_mhz(), copy_cycles_ / clock_mhz(), now_us());
 }
 
