@@ -1,7 +1,9 @@
 // Level 1 (S, D), Level 2 gemv (S, D), Level 3 gemm and gemmStridedBatched
-// (S, D), and the geam extension (S, D): argument checks, pointer modes, then
+// (S, D), Hgemm, gemmEx and gemmStridedBatchedEx, and the geam extension
+// (S, D): argument checks, pointer modes, then
 // the kernels of kernels.cu on the handle's stream.
 #include <cstdint>
+#include <cstdio>
 
 #include "handle.h"
 #include "kernels.h"
@@ -156,6 +158,113 @@ cublasStatus_t gemm_strided_batched(cublasHandle_t h, cublasOperation_t transa, 
                                                   ldb, stride_b, be.value, be.dev, c, ldc, stride_c, batch));
 }
 
+const char* type_name(cudaDataType t) {
+  switch (t) {
+    case CUDA_R_16F: return "CUDA_R_16F";
+    case CUDA_R_16BF: return "CUDA_R_16BF";
+    case CUDA_R_32F: return "CUDA_R_32F";
+    case CUDA_R_64F: return "CUDA_R_64F";
+    case CUDA_R_8I: return "CUDA_R_8I";
+    case CUDA_R_32I: return "CUDA_R_32I";
+    case CUDA_C_32F: return "CUDA_C_32F";
+    case CUDA_C_64F: return "CUDA_C_64F";
+    default: return "cudaDataType(?)";
+  }
+}
+const char* compute_name(cublasComputeType_t t) {
+  switch (t) {
+    case CUBLAS_COMPUTE_16F: return "CUBLAS_COMPUTE_16F";
+    case CUBLAS_COMPUTE_16F_PEDANTIC: return "CUBLAS_COMPUTE_16F_PEDANTIC";
+    case CUBLAS_COMPUTE_32F: return "CUBLAS_COMPUTE_32F";
+    case CUBLAS_COMPUTE_32F_PEDANTIC: return "CUBLAS_COMPUTE_32F_PEDANTIC";
+    case CUBLAS_COMPUTE_32F_FAST_16F: return "CUBLAS_COMPUTE_32F_FAST_16F";
+    case CUBLAS_COMPUTE_32F_FAST_16BF: return "CUBLAS_COMPUTE_32F_FAST_16BF";
+    case CUBLAS_COMPUTE_32F_FAST_TF32: return "CUBLAS_COMPUTE_32F_FAST_TF32";
+    case CUBLAS_COMPUTE_64F: return "CUBLAS_COMPUTE_64F";
+    case CUBLAS_COMPUTE_64F_PEDANTIC: return "CUBLAS_COMPUTE_64F_PEDANTIC";
+    case CUBLAS_COMPUTE_32I: return "CUBLAS_COMPUTE_32I";
+    case CUBLAS_COMPUTE_32I_PEDANTIC: return "CUBLAS_COMPUTE_32I_PEDANTIC";
+    default: return "cublasComputeType_t(?)";
+  }
+}
+
+// The rows of cuBLAS's table of gemmEx type combinations that softgpu
+// implements (real types; 8I and complex are not implemented):
+//   16F, 16F_PEDANTIC:        A/B 16F,  C 16F,        scalars f16
+//   32F, 32F_PEDANTIC:        A/B 16F,  C 16F or 32F; A/B 16BF, C 16BF or
+//                             32F; A/B 32F, C 32F;     scalars f32
+//   32F_FAST_16F/16BF/TF32:   A/B 32F,  C 32F (inputs rounded to f16 /
+//                             bf16 / tf32 first),     scalars f32
+//   64F, 64F_PEDANTIC:        A/B 64F,  C 64F,        scalars f64
+bool gemm_combo(cudaDataType at, cudaDataType bt, cudaDataType ct, cublasComputeType_t comp, GemmCombo& out) {
+  if (at != bt) return false;
+  switch (comp) {
+    case CUBLAS_COMPUTE_16F:
+    case CUBLAS_COMPUTE_16F_PEDANTIC:
+      if (at == CUDA_R_16F && ct == CUDA_R_16F) return out = GemmCombo::h_h_scale_h, true;
+      return false;
+    case CUBLAS_COMPUTE_32F:
+    case CUBLAS_COMPUTE_32F_PEDANTIC:
+      if (at == CUDA_R_16F && ct == CUDA_R_16F) return out = GemmCombo::h_h, true;
+      if (at == CUDA_R_16F && ct == CUDA_R_32F) return out = GemmCombo::h_f, true;
+      if (at == CUDA_R_16BF && ct == CUDA_R_16BF) return out = GemmCombo::bf_bf, true;
+      if (at == CUDA_R_16BF && ct == CUDA_R_32F) return out = GemmCombo::bf_f, true;
+      if (at == CUDA_R_32F && ct == CUDA_R_32F) return out = GemmCombo::f_f, true;
+      return false;
+    case CUBLAS_COMPUTE_32F_FAST_TF32:
+      if (at == CUDA_R_32F && ct == CUDA_R_32F) return out = GemmCombo::f_f_tf32, true;
+      return false;
+    case CUBLAS_COMPUTE_32F_FAST_16F:
+      if (at == CUDA_R_32F && ct == CUDA_R_32F) return out = GemmCombo::f_f_via_h, true;
+      return false;
+    case CUBLAS_COMPUTE_32F_FAST_16BF:
+      if (at == CUDA_R_32F && ct == CUDA_R_32F) return out = GemmCombo::f_f_via_bf, true;
+      return false;
+    case CUBLAS_COMPUTE_64F:
+    case CUBLAS_COMPUTE_64F_PEDANTIC:
+      if (at == CUDA_R_64F && ct == CUDA_R_64F) return out = GemmCombo::d_d, true;
+      return false;
+    default: return false;
+  }
+}
+
+// The algorithms cuBLAS declares: DEFAULT, ALGO0..23, DEFAULT_TENSOR_OP,
+// ALGO0..15_TENSOR_OP. All run the same kernel here.
+bool known_algo(cublasGemmAlgo_t algo) {
+  const int a = int(algo);
+  return (a >= CUBLAS_GEMM_DEFAULT && a <= CUBLAS_GEMM_ALGO23) ||
+         (a >= CUBLAS_GEMM_DEFAULT_TENSOR_OP && a <= CUBLAS_GEMM_ALGO15_TENSOR_OP);
+}
+
+// gemmEx / gemmStridedBatchedEx / Hgemm: the statuses of gemm, then
+// NOT_SUPPORTED (with one line on stderr naming the types) for a type
+// combination or algorithm softgpu does not implement.
+cublasStatus_t gemm_ex(const char* name, cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m,
+                       int n, int k, const void* alpha, const void* a, cudaDataType at, int lda, long long sa,
+                       const void* b, cudaDataType bt, int ldb, long long sb, const void* beta, void* c,
+                       cudaDataType ct, int ldc, long long sc, int batch, cublasComputeType_t comp,
+                       cublasGemmAlgo_t algo) {
+  if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
+  bool ta, tb;
+  if (auto st = gemm_args(transa, transb, m, n, k, lda, ldb, ldc, ta, tb); st != CUBLAS_STATUS_SUCCESS) return st;
+  if (batch < 0 || !alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
+  GemmCombo combo;
+  if (!gemm_combo(at, bt, ct, comp, combo)) {
+    std::fprintf(stderr, "softgpu cublas: %s: Atype %s, Btype %s, Ctype %s with %s is not supported\n", name,
+                 type_name(at), type_name(bt), type_name(ct), compute_name(comp));
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  }
+  if (!known_algo(algo)) {
+    std::fprintf(stderr, "softgpu cublas: %s: algo %d is not supported\n", name, int(algo));
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  }
+  if (m == 0 || n == 0 || batch == 0) return CUBLAS_STATUS_SUCCESS;
+  const bool dev = h->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+  return from_cuda(launch_gemm_ex(h->stream, combo, ta, tb, m, n, k, dev ? nullptr : alpha, dev ? alpha : nullptr, a,
+                                  lda, sa, b, ldb, sb, dev ? nullptr : beta, dev ? beta : nullptr, c, ldc, sc,
+                                  batch));
+}
+
 // gemv: INVALID_VALUE for a bad operation, m or n < 0, lda < max(1, m), a
 // zero increment or a null scalar; m == 0 or n == 0 leaves y as it is
 // (reference BLAS quick return).
@@ -252,5 +361,31 @@ extern "C" {
 
 SG_LEVEL1(S, s, float)
 SG_LEVEL1(D, d, double)
+
+// Hgemm: f16 in and out, f16 scalars; accumulated in f32 (cuBLAS allows
+// half or higher), rounded to f16 once per element.
+cublasStatus_t cublasHgemm(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+                           const __half* alpha, const __half* a, int lda, const __half* b, int ldb,
+                           const __half* beta, __half* c, int ldc) {
+  return sc::gemm_ex("cublasHgemm", h, transa, transb, m, n, k, alpha, a, CUDA_R_16F, lda, 0, b, CUDA_R_16F, ldb, 0,
+                     beta, c, CUDA_R_16F, ldc, 0, 1, CUBLAS_COMPUTE_16F, CUBLAS_GEMM_DEFAULT);
+}
+
+cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+                            const void* alpha, const void* a, cudaDataType at, int lda, const void* b,
+                            cudaDataType bt, int ldb, const void* beta, void* c, cudaDataType ct, int ldc,
+                            cublasComputeType_t comp, cublasGemmAlgo_t algo) {
+  return sc::gemm_ex("cublasGemmEx", h, transa, transb, m, n, k, alpha, a, at, lda, 0, b, bt, ldb, 0, beta, c, ct,
+                     ldc, 0, 1, comp, algo);
+}
+
+cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m,
+                                          int n, int k, const void* alpha, const void* a, cudaDataType at, int lda,
+                                          long long sa, const void* b, cudaDataType bt, int ldb, long long sb,
+                                          const void* beta, void* c, cudaDataType ct, int ldc, long long sc,
+                                          int batch, cublasComputeType_t comp, cublasGemmAlgo_t algo) {
+  return sc::gemm_ex("cublasGemmStridedBatchedEx", h, transa, transb, m, n, k, alpha, a, at, lda, sa, b, bt, ldb, sb,
+                     beta, c, ct, ldc, sc, batch, comp, algo);
+}
 
 }  // extern "C"

@@ -3,7 +3,11 @@
 // run on the software GPU.
 #include "kernels.h"
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
+
+#include <cstring>
 
 namespace softgpu::cublas {
 namespace {
@@ -145,19 +149,56 @@ constexpr int kKTile = 16;
 constexpr int kDim = 16;
 constexpr int kPer = kTile / kDim;
 
-template <typename T>
+// Element conversions of the typed gemm (gemmEx, Hgemm): inputs and C are
+// widened to the accumulation type, the result narrowed once (round to
+// nearest even).
+__device__ __forceinline__ float widen(__half v) { return __half2float(v); }
+__device__ __forceinline__ float widen(__nv_bfloat16 v) { return __bfloat162float(v); }
+__device__ __forceinline__ float widen(float v) { return v; }
+__device__ __forceinline__ double widen(double v) { return v; }
+template <typename T> __device__ __forceinline__ T narrow(float v);
+template <> __device__ __forceinline__ __half narrow<__half>(float v) { return __float2half_rn(v); }
+template <> __device__ __forceinline__ __nv_bfloat16 narrow<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+template <> __device__ __forceinline__ float narrow<float>(float v) { return v; }
+template <typename T> __device__ __forceinline__ T narrow(double v) { return v; }
+
+// What an f32 input goes through before the product (CUBLAS_COMPUTE_32F_FAST_*):
+// tf32 as the tensor cores round it (10 explicit mantissa bits, nearest with
+// ties away from zero: cvt.rna.tf32.f32), or a round trip through f16 / bf16.
+template <int R>
+__device__ __forceinline__ float round_input(float v) {
+  if constexpr (R == int(InputRound::tf32)) {
+    unsigned u = __float_as_uint(v);
+    if ((u & 0x7f800000u) != 0x7f800000u) u = (u + 0x1000u) & 0xffffe000u;  // inf and NaN as they are
+    return __uint_as_float(u);
+  } else if constexpr (R == int(InputRound::f16)) {
+    return __half2float(__float2half_rn(v));
+  } else if constexpr (R == int(InputRound::bf16)) {
+    return __bfloat162float(__float2bfloat16_rn(v));
+  } else {
+    return v;
+  }
+}
+template <int R>
+__device__ __forceinline__ double round_input(double v) {
+  return v;
+}
+
+// TI: A and B, TO: C, TA: accumulation (and alpha/beta when applied), TS:
+// the scalars as the caller passes them. S/D gemm is <T, T, T, T, none>.
+template <typename TI, typename TO, typename TA, typename TS, int R>
 __global__ void __launch_bounds__(kDim* kDim)
-    gemm_kernel(bool ta, bool tb, int m, int n, int k, T alpha, const T* alpha_dev, const T* a, int64_t lda,
-                int64_t stride_a, const T* b, int64_t ldb, int64_t stride_b, T beta, const T* beta_dev, T* c,
+    gemm_kernel(bool ta, bool tb, int m, int n, int k, TS alpha, const TS* alpha_dev, const TI* a, int64_t lda,
+                int64_t stride_a, const TI* b, int64_t ldb, int64_t stride_b, TS beta, const TS* beta_dev, TO* c,
                 int64_t ldc, int64_t stride_c) {
   a += stride_a * blockIdx.z;
   b += stride_b * blockIdx.z;
   c += stride_c * blockIdx.z;
-  __shared__ T as[kKTile][kTile + 1];  // as[kk][row]
-  __shared__ T bs[kKTile][kTile + 1];  // bs[kk][col]
+  __shared__ TA as[kKTile][kTile + 1];  // as[kk][row]
+  __shared__ TA bs[kKTile][kTile + 1];  // bs[kk][col]
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * kDim + tx;
   const int row0 = blockIdx.x * kTile, col0 = blockIdx.y * kTile;
-  T acc[kPer][kPer];
+  TA acc[kPer][kPer];
   for (int i = 0; i < kPer; ++i)
     for (int j = 0; j < kPer; ++j) acc[i][j] = 0;
 
@@ -167,21 +208,21 @@ __global__ void __launch_bounds__(kDim* kDim)
       int r, kk;
       if (ta) { kk = e % kKTile; r = e / kKTile; } else { r = e % kTile; kk = e / kTile; }
       int gr = row0 + r, gk = k0 + kk;
-      T v = 0;
-      if (gr < m && gk < k) v = ta ? a[gk + gr * lda] : a[gr + gk * lda];  // op(A)(gr, gk)
+      TA v = 0;
+      if (gr < m && gk < k) v = round_input<R>(widen(ta ? a[gk + gr * lda] : a[gr + gk * lda]));  // op(A)(gr, gk)
       as[kk][r] = v;
       int cc;
       if (tb) { cc = e % kTile; kk = e / kTile; } else { kk = e % kKTile; cc = e / kKTile; }
       int gc = col0 + cc;
       gk = k0 + kk;
       v = 0;
-      if (gc < n && gk < k) v = tb ? b[gc + gk * ldb] : b[gk + gc * ldb];  // op(B)(gk, gc)
+      if (gc < n && gk < k) v = round_input<R>(widen(tb ? b[gc + gk * ldb] : b[gk + gc * ldb]));  // op(B)(gk, gc)
       bs[kk][cc] = v;
     }
     __syncthreads();
     const int kn = k - k0 < kKTile ? k - k0 : kKTile;
     for (int kk = 0; kk < kn; ++kk) {
-      T av[kPer], bv[kPer];
+      TA av[kPer], bv[kPer];
       for (int i = 0; i < kPer; ++i) av[i] = as[kk][ty + kDim * i];
       for (int j = 0; j < kPer; ++j) bv[j] = bs[kk][tx + kDim * j];
       for (int i = 0; i < kPer; ++i)
@@ -190,19 +231,51 @@ __global__ void __launch_bounds__(kDim* kDim)
     __syncthreads();
   }
 
-  const T al = scalar(alpha, alpha_dev), be = scalar(beta, beta_dev);
+  const TA al = widen(scalar(alpha, alpha_dev)), be = widen(scalar(beta, beta_dev));
   for (int i = 0; i < kPer; ++i) {
     int r = row0 + ty + kDim * i;
     if (r >= m) continue;
     for (int j = 0; j < kPer; ++j) {
       int cl = col0 + tx + kDim * j;
       if (cl >= n) continue;
-      T* p = &c[r + cl * ldc];
+      TO* p = &c[r + cl * ldc];
       // alpha == 0: A and B do not count (BLAS), beta == 0: C is not read.
-      const T ab = al == T(0) ? T(0) : al * acc[i][j];
-      *p = be == T(0) ? ab : fma(be, *p, ab);
+      const TA ab = al == TA(0) ? TA(0) : al * acc[i][j];
+      *p = narrow<TO>(be == TA(0) ? ab : fma(be, TA(widen(*p)), ab));
     }
   }
+}
+
+template <typename TI, typename TO, typename TA, typename TS, int R>
+cudaError_t launch_gemm_typed(cudaStream_t s, bool trans_a, bool trans_b, int m, int n, int k, TS alpha,
+                              const TS* alpha_dev, const TI* a, int64_t lda, int64_t stride_a, const TI* b,
+                              int64_t ldb, int64_t stride_b, TS beta, const TS* beta_dev, TO* c, int64_t ldc,
+                              int64_t stride_c, int batch) {
+  constexpr int kMaxZ = 65535;  // grid z limit: larger batches go in chunks
+  for (int b0 = 0; b0 < batch; b0 += kMaxZ) {
+    const int nb = batch - b0 < kMaxZ ? batch - b0 : kMaxZ;
+    dim3 grid((m + kTile - 1) / kTile, (n + kTile - 1) / kTile, nb);
+    gemm_kernel<TI, TO, TA, TS, R><<<grid, dim3(kDim, kDim), 0, s>>>(
+        trans_a, trans_b, m, n, k, alpha, alpha_dev, a + stride_a * b0, lda, stride_a, b + stride_b * b0, ldb,
+        stride_b, beta, beta_dev, c + stride_c * b0, ldc, stride_c);
+    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
+// gemmEx's combinations (see kernels.h): the host scalars are read as TS.
+template <typename TI, typename TO, typename TA, typename TS, int R>
+cudaError_t gemm_ex_as(cudaStream_t s, bool ta, bool tb, int m, int n, int k, const void* alpha_host,
+                       const void* alpha_dev, const void* a, int64_t lda, int64_t sa, const void* b, int64_t ldb,
+                       int64_t sb, const void* beta_host, const void* beta_dev, void* c, int64_t ldc, int64_t sc,
+                       int batch) {
+  TS al{}, be{};
+  if (alpha_host) std::memcpy(&al, alpha_host, sizeof(TS));
+  if (beta_host) std::memcpy(&be, beta_host, sizeof(TS));
+  return launch_gemm_typed<TI, TO, TA, TS, R>(s, ta, tb, m, n, k, al, static_cast<const TS*>(alpha_dev),
+                                              static_cast<const TI*>(a), lda, sa, static_cast<const TI*>(b), ldb, sb,
+                                              be, static_cast<const TS*>(beta_dev), static_cast<TO*>(c), ldc, sc,
+                                              batch);
 }
 
 // gemv: y = alpha op(A) x + beta y, one thread per element of y, each a fma
@@ -288,16 +361,9 @@ cudaError_t launch_gemm_strided_batched(cudaStream_t s, bool trans_a, bool trans
                                         const T* alpha_dev, const T* a, int64_t lda, int64_t stride_a, const T* b,
                                         int64_t ldb, int64_t stride_b, T beta, const T* beta_dev, T* c, int64_t ldc,
                                         int64_t stride_c, int batch) {
-  constexpr int kMaxZ = 65535;  // grid z limit: larger batches go in chunks
-  for (int b0 = 0; b0 < batch; b0 += kMaxZ) {
-    const int nb = batch - b0 < kMaxZ ? batch - b0 : kMaxZ;
-    dim3 grid((m + kTile - 1) / kTile, (n + kTile - 1) / kTile, nb);
-    gemm_kernel<T><<<grid, dim3(kDim, kDim), 0, s>>>(trans_a, trans_b, m, n, k, alpha, alpha_dev, a + stride_a * b0,
-                                                    lda, stride_a, b + stride_b * b0, ldb, stride_b, beta, beta_dev,
-                                                    c + stride_c * b0, ldc, stride_c);
-    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
-  }
-  return cudaSuccess;
+  return launch_gemm_typed<T, T, T, T, int(InputRound::none)>(s, trans_a, trans_b, m, n, k, alpha, alpha_dev, a, lda,
+                                                              stride_a, b, ldb, stride_b, beta, beta_dev, c, ldc,
+                                                              stride_c, batch);
 }
 template <typename T>
 cudaError_t launch_gemm(cudaStream_t s, bool trans_a, bool trans_b, int m, int n, int k, T alpha, const T* alpha_dev,
@@ -343,5 +409,30 @@ cudaError_t launch_geam(cudaStream_t s, bool trans_a, bool trans_b, int m, int n
                                       const T*, const T*, int64_t, T*, int64_t);
 SG_INSTANTIATE(float)
 SG_INSTANTIATE(double)
+
+cudaError_t launch_gemm_ex(cudaStream_t s, GemmCombo combo, bool ta, bool tb, int m, int n, int k,
+                           const void* alpha_host, const void* alpha_dev, const void* a, int64_t lda, int64_t sa,
+                           const void* b, int64_t ldb, int64_t sb, const void* beta_host, const void* beta_dev,
+                           void* c, int64_t ldc, int64_t sc, int batch) {
+#define SG_EX(TI, TO, TA, TS, R) \
+  gemm_ex_as<TI, TO, TA, TS, int(InputRound::R)>(s, ta, tb, m, n, k, alpha_host, alpha_dev, a, lda, sa, b, ldb, sb, \
+                                                 beta_host, beta_dev, c, ldc, sc, batch)
+  using h = __half;
+  using bf = __nv_bfloat16;
+  switch (combo) {
+    case GemmCombo::h_h_scale_h: return SG_EX(h, h, float, h, none);
+    case GemmCombo::h_h: return SG_EX(h, h, float, float, none);
+    case GemmCombo::bf_bf: return SG_EX(bf, bf, float, float, none);
+    case GemmCombo::h_f: return SG_EX(h, float, float, float, none);
+    case GemmCombo::bf_f: return SG_EX(bf, float, float, float, none);
+    case GemmCombo::f_f: return SG_EX(float, float, float, float, none);
+    case GemmCombo::f_f_tf32: return SG_EX(float, float, float, float, tf32);
+    case GemmCombo::f_f_via_h: return SG_EX(float, float, float, float, f16);
+    case GemmCombo::f_f_via_bf: return SG_EX(float, float, float, float, bf16);
+    case GemmCombo::d_d: return SG_EX(double, double, double, double, none);
+  }
+#undef SG_EX
+  return cudaErrorNotSupported;
+}
 
 }  // namespace softgpu::cublas

@@ -6,6 +6,9 @@
 #   cublas_gemv: Sgemv/Dgemv (N/T/C, lda > m, increments incl. negative).
 #   cublas_geam: Sgeam/Dgeam (N/T/C, beta = 0, in place C == A / C == B).
 #   cublas_gemm_batched: S/DgemmStridedBatched (strides, shared A, gaps).
+#   cublas_gemm_ex PART: GemmEx / GemmStridedBatchedEx / Hgemm for every
+#     implemented type combination (types), and the unsupported ones and
+#     invalid arguments (unsupported).
 #   cublas_unsupported: an unimplemented routine returns NOT_SUPPORTED and
 #     says so once on stderr.
 if(TARGET cublas)
@@ -18,6 +21,10 @@ if(TARGET cublas)
     softgpu_cuda_program(cublas_${group} SOURCES cublas/cublas_${group}.cu FLAGS -lcublas)
     cuda_test(cublas_${group} cublas_${group} STDOUT_REGEX "PASS cublas_${group}")
   endforeach()
+  softgpu_cuda_program(cublas_gemm_ex SOURCES cublas/cublas_gemm_ex.cu FLAGS -lcublas)
+  cuda_test(cublas_gemm_ex_types cublas_gemm_ex ARGS types STDOUT_REGEX "PASS cublas_gemm_ex types")
+  cuda_test(cublas_gemm_ex_unsupported cublas_gemm_ex ARGS unsupported STDOUT_REGEX "PASS cublas_gemm_ex unsupported"
+            STDERR_REGEX "softgpu cublas: cublasGemmEx: Atype CUDA_R_16F, Btype CUDA_R_16F, Ctype CUDA_R_64F with CUBLAS_COMPUTE_32F is not supported")
   cuda_test(cublas_unsupported cublas_unsupported STDOUT_REGEX "PASS cublas_unsupported"
             STDERR_REGEX "softgpu cublas: cublasSger_v2 is not implemented yet")
 endif()
@@ -27,7 +34,7 @@ if(TARGET cublas)
   foreach(t memcheck racecheck initcheck synccheck)
     sanitize_test(sanitize.clean.${t}.cublas_routines cublas_routines sanitize/no_errors.expected
                   OPTS --tool ${t} --error-exitcode 3 ARGS all)
-    foreach(group gemv geam gemm_batched)
+    foreach(group gemv geam gemm_batched gemm_ex)
       sanitize_test(sanitize.clean.${t}.cublas_${group} cublas_${group} sanitize/no_errors.expected
                     OPTS --tool ${t} --error-exitcode 3)
     endforeach()
