@@ -44,11 +44,11 @@ __global__ void copy_kernel(int n, const T* x, int64_t incx, T* y, int64_t incy)
 
 // One block; each thread accumulates a strided slice, then a tree in shared
 // memory. Deterministic for a given n.
+// The one block's per-thread sums added pairwise in shared memory; thread 0
+// writes the total.
 template <typename T>
-__global__ void dot_kernel(int n, const T* x, int64_t incx, const T* y, int64_t incy, T* out) {
+__device__ void block_sum_to(T acc, T* out) {
   __shared__ T part[kThreads];
-  T acc = 0;
-  for (int i = threadIdx.x; i < n; i += kThreads) acc = fma(x[i * incx], y[i * incy], acc);
   part[threadIdx.x] = acc;
   __syncthreads();
   for (int w = kThreads / 2; w > 0; w /= 2) {
@@ -59,17 +59,17 @@ __global__ void dot_kernel(int n, const T* x, int64_t incx, const T* y, int64_t 
 }
 
 template <typename T>
+__global__ void dot_kernel(int n, const T* x, int64_t incx, const T* y, int64_t incy, T* out) {
+  T acc = 0;
+  for (int i = threadIdx.x; i < n; i += kThreads) acc = fma(x[i * incx], y[i * incy], acc);
+  block_sum_to(acc, out);
+}
+
+template <typename T>
 __global__ void asum_kernel(int n, const T* x, int64_t incx, T* out) {
-  __shared__ T part[kThreads];
   T acc = 0;
   for (int i = threadIdx.x; i < n; i += kThreads) acc += fabs(x[i * incx]);
-  part[threadIdx.x] = acc;
-  __syncthreads();
-  for (int w = kThreads / 2; w > 0; w /= 2) {
-    if (threadIdx.x < w) part[threadIdx.x] += part[threadIdx.x + w];
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) *out = part[0];
+  block_sum_to(acc, out);
 }
 
 // Euclidean norm without overflow or underflow: LAPACK's scaled sum of

@@ -540,6 +540,17 @@ Space Warp::generic_space(uint64_t addr) const {
   return Space::Global;
 }
 
+// Bits above a shared offset name a CTA of the cluster (distributed shared
+// memory; 0 = this CTA): that CTA and the offset in it, or nullptr when the
+// cluster has no such rank.
+Cta* Warp::shared_target(uint64_t addr, uint64_t& offset) const {
+  const uint64_t rank1 = addr >> kClusterRankShift;
+  offset = rank1 ? addr & kClusterOffsetMask : addr;
+  if (!rank1) return &cta_;
+  if (!cta_.cluster || rank1 > cta_.cluster->ctas.size()) return nullptr;
+  return cta_.cluster->ctas[rank1 - 1];
+}
+
 bool Warp::global_mapped(uint64_t addr, uint32_t size) const {
   const uint64_t off = addr - arena_base_;
   if (off < arena_size_ && size <= arena_size_ - off) {
@@ -568,11 +579,10 @@ std::byte* Warp::checked(Space space, bool generic, uint64_t addr, uint32_t size
   if (size > 1 && (addr & (std::min<uint32_t>(size, 16) - 1))) c.problem = AccessProblem::Misaligned;
   switch (space) {
     case Space::Shared: {
-      const Cta* target = &cta_;
-      const uint64_t rank1 = addr >> kClusterRankShift;
-      const bool no_rank = rank1 && (!cta_.cluster || rank1 > cta_.cluster->ctas.size());
-      if (rank1 && !no_rank) target = cta_.cluster->ctas[rank1 - 1];
-      const uint64_t off = rank1 ? addr & kClusterOffsetMask : addr;
+      uint64_t off = 0;
+      const Cta* target = shared_target(addr, off);
+      const bool no_rank = !target;
+      if (!target) target = &cta_;
       c.region_bytes = target->shared.size();
       if (no_rank || off + size > c.region_bytes || off + size < off)
         c.problem = AccessProblem::OutOfBounds;
@@ -616,20 +626,17 @@ std::byte* Warp::translate(Space space, uint64_t addr, uint32_t size, uint32_t l
   }
   switch (space) {
     case Space::Shared: {
-      // Bits above the offset name a CTA of the cluster (distributed shared memory).
-      Cta* target = &cta_;
-      const uint64_t rank1 = addr >> kClusterRankShift;
-      if (rank1) {
-        if (!cta_.cluster || rank1 > cta_.cluster->ctas.size()) {
-          fault(Status::IllegalAddress, lane, addr,
-                fmt::format("{}-byte {} of distributed shared memory at 0x{:x}: no CTA of rank {} in the cluster "
-                            "(it has {})",
-                            size, what, addr, rank1 - 1, cta_.cluster ? cta_.cluster->ctas.size() : 1));
-          return nullptr;
-        }
-        target = cta_.cluster->ctas[rank1 - 1];
-        addr &= kClusterOffsetMask;
+      uint64_t off = 0;
+      Cta* target = shared_target(addr, off);
+      if (!target) {
+        fault(Status::IllegalAddress, lane, addr,
+              fmt::format("{}-byte {} of distributed shared memory at 0x{:x}: no CTA of rank {} in the cluster "
+                          "(it has {})",
+                          size, what, addr, (addr >> kClusterRankShift) - 1,
+                          cta_.cluster ? cta_.cluster->ctas.size() : 1));
+        return nullptr;
       }
+      addr = off;
       if (addr + size > target->shared.size() || addr + size < addr) {
         fault(Status::IllegalAddress, lane, addr,
               fmt::format("out-of-bounds {}-byte {} of shared memory at offset {} (the block has {} bytes)", size,

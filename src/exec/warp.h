@@ -292,6 +292,7 @@ class Warp {
   std::vector<std::byte> suppressed_;
   std::byte* checked(ptx::Space space, bool generic, uint64_t addr, uint32_t size, uint32_t lane, bool write);
   bool global_mapped(uint64_t addr, uint32_t size) const;
+  Cta* shared_target(uint64_t addr, uint64_t& offset) const;
   HeapEvent& heap_site(HeapEvent& e, uint32_t lane) const;
   uint32_t tid_[3][kWarpSize];
   std::vector<uint64_t> regs_;
