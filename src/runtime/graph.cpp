@@ -30,6 +30,7 @@ struct Graph {
 };
 struct Exec {
   std::vector<GraphNodeSpec> order;          // topological order
+  std::vector<std::vector<uint32_t>> deps;   // per node: positions in order of its dependencies
   std::unordered_map<const Node*, size_t> index;  // graph node -> position in order
   void* graph = nullptr;                     // instantiated from
   bool auto_free = false;                    // cudaGraphInstantiateFlagAutoFreeOnLaunch
@@ -288,6 +289,8 @@ Status GraphManager::graph_instantiate(void** out, void* graph, unsigned long lo
   for (const Node* n : order) {
     e->index[n] = e->order.size();
     e->order.push_back(n->spec);
+    auto& d = e->deps.emplace_back();
+    for (const Node* p : n->deps) d.push_back(uint32_t(e->index.at(p)));  // before n in topological order
     if (n->spec.type == GraphNodeSpec::MemAlloc) {
       pools_.graph_mem_retain(mem_addr(n->spec));
       e->allocs.push_back(mem_addr(n->spec));
@@ -376,7 +379,12 @@ Status GraphManager::graph_launch(void* exec, void* stream) {
   // AutoFreeOnLaunch, else the launch fails before running anything.
   for (uint64_t a : e->second->allocs)
     if (Status s = pools_.graph_mem_prelaunch(a, e->second->auto_free); s != Status::Success) return s;
-  for (const GraphNodeSpec& n : e->second->order) {
+  const Exec& x = *e->second;
+  for (size_t i = 0; i < x.order.size(); ++i) {
+    const GraphNodeSpec& n = x.order[i];
+    // The timing model runs each node on its own timeline after its
+    // dependencies, so independent branches overlap (runtime.cpp).
+    if (replay_.timing_node) replay_.timing_node(exec, i, &x.deps[i], stream);
     Status s = Status::Success;
     switch (n.type) {
       case GraphNodeSpec::Kernel: {
@@ -419,8 +427,12 @@ Status GraphManager::graph_launch(void* exec, void* stream) {
       case GraphNodeSpec::MemAlloc: s = pools_.graph_mem_launch_alloc(mem_addr(n)); break;
       case GraphNodeSpec::MemFree: s = pools_.graph_mem_launch_free(mem_addr(n)); break;
     }
-    if (s != Status::Success) return s;
+    if (s != Status::Success) {
+      if (replay_.timing_node) replay_.timing_node(exec, x.order.size(), nullptr, stream);
+      return s;
+    }
   }
+  if (replay_.timing_node) replay_.timing_node(exec, x.order.size(), nullptr, stream);
   return Status::Success;
 }
 

@@ -80,6 +80,11 @@ class GraphManager {
     std::function<Status(void* dst, int value, size_t n, void* stream)> memset;
     std::function<Status(void* dst, size_t pitch, int value, size_t width, size_t height, void* stream)> memset_2d;
     std::function<Status(void* stream, HostCallback fn, void* user)> launch_host_func;
+    // Under the timing model (else empty): called before node `node` of
+    // executable graph `exec` replays on `stream`, with the positions of its
+    // dependencies; then once with node == the node count and deps == null
+    // when the launch ends.
+    std::function<void(const void* exec, size_t node, const std::vector<uint32_t>* deps, void* stream)> timing_node;
   };
   GraphManager(ModuleRegistry& modules, StreamOrderedMemory& pools, const StreamsAndEvents& streams, Replay replay);
   ~GraphManager();

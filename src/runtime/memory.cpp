@@ -66,6 +66,7 @@ Status Runtime::memcpy(void* dst, const void* src, size_t n, CopyKind kind, void
 }
 
 timing::StreamRef Runtime::stream_ref(void* stream) const {
+  if (graph_node_stream_) return *graph_node_stream_;
   timing::StreamRef r;
   if (!stream || stream == kLegacyStream) return r;  // the legacy default stream
   r.legacy = false;
@@ -73,6 +74,33 @@ timing::StreamRef Runtime::stream_ref(void* stream) const {
   if (stream != kPerThreadStream)
     if (const StreamsAndEvents::Stream* s = streams_->find_stream(stream)) r.blocking = !(s->flags & kStreamNonBlocking);
   return r;
+}
+
+// Under the timing model, each node of a graph launch gets a timeline of its
+// own (a non-blocking stream the program never sees) that starts when its
+// dependencies end, or when the launch stream's earlier work ends for a root
+// node; the launch stream then waits for all of them. So a graph's
+// independent branches overlap as they do on a GPU (a copy beside a kernel;
+// kernels still share the one compute engine).
+void Runtime::graph_node_timing(const void* exec, size_t node, const std::vector<uint32_t>* deps, void* stream) {
+  if (!timing_) return;
+  graph_node_stream_.reset();
+  auto node_ref = [&](size_t i) {
+    auto [it, fresh] = graph_node_ids_.try_emplace({exec, i}, 0);
+    if (fresh) it->second = (uint64_t(1) << 63) | graph_node_ids_.size();  // no stream handle looks like this
+    return timing::StreamRef{it->second, false, false};
+  };
+  if (!deps) {  // the launch ends: its stream waits for every node
+    double end = timing_->stream_time_us(stream_ref(stream));
+    for (size_t i = 0; i < node; ++i) end = std::max(end, timing_->stream_time_us(node_ref(i)));
+    timing_->wait_until(stream_ref(stream), end);
+    return;
+  }
+  double start = deps->empty() ? timing_->stream_time_us(stream_ref(stream)) : 0;
+  for (uint32_t d : *deps) start = std::max(start, timing_->stream_time_us(node_ref(d)));
+  const timing::StreamRef me = node_ref(node);
+  timing_->wait_until(me, start);
+  graph_node_stream_ = me;
 }
 
 timing::CopyPath Runtime::copy_path(const void* dst, const void* src, CopyKind kind) const {
@@ -111,7 +139,9 @@ Status Runtime::memset_2d(void* dst, size_t pitch, int value, size_t width, size
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (auto c = graphs_->capture_forbid(stream)) return finish(*c);  // graph.cpp: not capturable yet
-  return finish(mem_->set_2d(dst, pitch, value, width, height));
+  const Status s = mem_->set_2d(dst, pitch, value, width, height);
+  if (timing_ && s == Status::Success) timing_->memset(width * height, stream_ref(stream));
+  return finish(s);
 }
 
 Status Runtime::mem_get_info(size_t* free_bytes, size_t* total_bytes) {

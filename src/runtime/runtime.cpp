@@ -67,13 +67,15 @@ void Runtime::make_components() {
       *modules_, *pools_, *streams_,
       GraphManager::Replay{
           [this](const void* k, Dim3 g, Dim3 b, void** a, size_t sh, void* s) { return launch(k, g, b, a, sh, s); },
-          [this](void* d, const void* s, size_t n, CopyKind k, void* st) { return memcpy(d, s, n, k, st); },
+          // A graph's copies are asynchronous to the host, like cudaMemcpyAsync.
+          [this](void* d, const void* s, size_t n, CopyKind k, void* st) { return memcpy(d, s, n, k, st, true); },
           [this](void* d, size_t dp, const void* s, size_t sp, size_t w, size_t h, CopyKind k, void* st) {
-            return memcpy_2d(d, dp, s, sp, w, h, k, st);
+            return memcpy_2d(d, dp, s, sp, w, h, k, st, true);
           },
           [this](void* d, int v, size_t n, void* st) { return memset(d, v, n, st); },
           [this](void* d, size_t p, int v, size_t w, size_t h, void* st) { return memset_2d(d, p, v, w, h, st); },
-          [this](void* st, HostCallback fn, void* u) { return launch_host_func(st, fn, u); }});
+          [this](void* st, HostCallback fn, void* u) { return launch_host_func(st, fn, u); },
+          [this](const void* x, size_t i, const std::vector<uint32_t>* d, void* st) { graph_node_timing(x, i, d, st); }});
   textures_ = std::make_unique<TextureManager>(TextureManager::Device{
       [this](void** out, size_t size) { return malloc(out, size); },
       [this](void* p) { return free(p); },

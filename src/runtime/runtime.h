@@ -295,6 +295,10 @@ class Runtime {
   void start_sanitizer();
   timing::CopyPath copy_path(const void* dst, const void* src, CopyKind kind) const;
   timing::StreamRef stream_ref(void* stream) const;  // for the timing model's timeline
+  // A graph node being replayed runs on its own timeline (graph_node_timing).
+  std::optional<timing::StreamRef> graph_node_stream_;
+  std::map<std::pair<const void*, size_t>, uint64_t> graph_node_ids_;  // (exec, node) -> timeline id
+  void graph_node_timing(const void* exec, size_t node, const std::vector<uint32_t>* deps, void* stream);
   Status sticky_ = Status::Success;
   unsigned device_flags_ = 0;
   std::map<Limit, size_t> limits_;
