@@ -80,8 +80,8 @@ timing::StreamRef Runtime::stream_ref(void* stream) const {
 // own (a non-blocking stream the program never sees) that starts when its
 // dependencies end, or when the launch stream's earlier work ends for a root
 // node; the launch stream then waits for all of them. So a graph's
-// independent branches overlap as they do on a GPU (a copy beside a kernel;
-// kernels still share the one compute engine).
+// independent branches overlap as they do on a GPU (a copy beside a kernel,
+// small kernels side by side).
 void Runtime::graph_node_timing(const void* exec, size_t node, const std::vector<uint32_t>* deps, void* stream) {
   if (!timing_) return;
   graph_node_stream_.reset();

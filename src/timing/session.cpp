@@ -57,8 +57,7 @@ const KernelTiming& TimingSession::end_launch() {
   KernelTiming k = active_ ? active_->model->finish() : KernelTiming{};
   active_.reset();
   launch_overhead_cycles_ += params_.kernel_launch_cycles;
-  const double start = start_on(launch_stream_, kCompute);
-  finish_on(launch_stream_, kCompute, start + params_.kernel_launch_cycles + double(k.cycles));
+  run_on_sms(launch_stream_, std::max<uint32_t>(k.sms_used, 1), params_.kernel_launch_cycles + double(k.cycles));
   done_.push_back(std::move(k));
   return done_.back();
 }
@@ -84,7 +83,25 @@ void TimingSession::memset(uint64_t bytes, StreamRef stream) {
   if (params_.d2d_bytes_per_cycle <= 0) return;
   const double c = params_.kernel_launch_cycles + double(bytes) / params_.d2d_bytes_per_cycle;  // writes only
   copy_cycles_ += c;
-  finish_on(stream, kCompute, start_on(stream, kCompute) + c);
+  run_on_sms(stream, uint32_t(sm_free_.size()), c);  // bandwidth-bound: the whole GPU
+}
+
+// Concurrent kernels: a kernel needs as many SMs as its grid uses (at most
+// all of them) and starts when its stream is ready and that many SMs are
+// free; a small grid on another stream runs beside it. The SMs it takes
+// are the ones free earliest, busy until it ends (its cycles were simulated
+// with those SMs to itself; the L2 and DRAM are not shared between
+// concurrent kernels).
+void TimingSession::run_on_sms(const StreamRef& s, uint32_t sms, double cycles) {
+  if (sm_free_.empty()) sm_free_.assign(std::max<uint32_t>(params_.sm_count, 1), 0.0);
+  sms = std::min<uint32_t>(std::max<uint32_t>(sms, 1), uint32_t(sm_free_.size()));
+  std::vector<size_t> idx(sm_free_.size());
+  for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+  std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return sm_free_[a] < sm_free_[b]; });
+  const double start = std::max(stream_end(s), sm_free_[idx[sms - 1]]);
+  const double end = start + cycles;
+  for (uint32_t i = 0; i < sms; ++i) sm_free_[idx[i]] = end;
+  finish_on(s, end);
 }
 
 double TimingSession::stream_end(const StreamRef& s) const {
@@ -107,6 +124,10 @@ double TimingSession::start_on(const StreamRef& s, Engine e) const {
 
 void TimingSession::finish_on(const StreamRef& s, Engine e, double end) {
   engine_free_[e] = end;
+  finish_on(s, end);
+}
+
+void TimingSession::finish_on(const StreamRef& s, double end) {
   if (s.legacy) legacy_end_ = end;
   else streams_[s.id] = {end, s.blocking};
   makespan_ = std::max(makespan_, end);

@@ -2,11 +2,11 @@
 // simulated clock (launch overhead, kernel time, copies over the host link
 // or on the device), and the per-kernel summary a user sees at exit. Used
 // by the runtime under `softgpu run --timing`; owns everything it makes.
-// Streams overlap as on a GPU with one compute engine and a copy engine per
-// direction: each stream is in order, the legacy default stream waits for
-// (and is waited for by) the blocking streams, events mark a stream's
-// time, and a copy on one stream runs beside a kernel on another. Kernels
-// of different streams do not run concurrently (one compute engine).
+// Streams overlap as on a GPU with a copy engine per direction: each stream
+// is in order, the legacy default stream waits for (and is waited for by)
+// the blocking streams, events mark a stream's time, a copy on one stream
+// runs beside a kernel on another, and kernels of different streams run
+// side by side on SMs they do not share (run_on_sms).
 #pragma once
 #include <algorithm>
 #include <iosfwd>
@@ -78,12 +78,15 @@ class TimingSession {
   SamplingPolicy sampling_;
   std::unique_ptr<Active> active_;
   std::vector<KernelTiming> done_;
-  // The timeline, in cycles: the host's clock, each stream's end, the
-  // engines' (compute, H2D, D2H, D2D) next free cycle.
-  enum Engine : uint8_t { kCompute, kH2D, kD2H, kD2D, kEngines };
+  // The timeline, in cycles: the host's clock, each stream's end, the copy
+  // engines' (H2D, D2H, D2D) and each SM's next free cycle.
+  enum Engine : uint8_t { kH2D, kD2H, kD2D, kEngines };
   double stream_end(const StreamRef& s) const;
   double start_on(const StreamRef& s, Engine e) const;
   void finish_on(const StreamRef& s, Engine e, double end);
+  void finish_on(const StreamRef& s, double end);
+  void run_on_sms(const StreamRef& s, uint32_t sms, double cycles);
+  std::vector<double> sm_free_;
   double host_ = 0, makespan_ = 0, legacy_end_ = 0;
   double engine_free_[kEngines] = {};
   struct StreamState {

@@ -13,3 +13,8 @@ set_tests_properties(cuda.timing_events PROPERTIES LABELS cuda TIMEOUT 300)
 # graph's branches overlap alike (ratio 0.61; serialized it would be 1).
 softgpu_cuda_program(timing_streams SOURCES timing/streams_overlap.cu)
 cuda_test(timing_streams timing_streams RUN_OPTS --timing STDOUT_REGEX "streams: [0-9.]+ ms.ratio: 0\\.(5[5-9]|6[0-4])@@graph ratio: 0\\.(5[5-9]|6[0-4])" TIMEOUT 300)
+# Concurrent kernels: eight one-block kernels on eight streams run side by
+# side (each needs one of the 132 SMs): an eighth of the time they take on
+# one stream (ratio 0.125; serialized it would be 1).
+softgpu_cuda_program(timing_concurrent SOURCES timing/concurrent_kernels.cu)
+cuda_test(timing_concurrent timing_concurrent RUN_OPTS --timing STDOUT_REGEX "ratio: 0\\.1[23]" TIMEOUT 300)

@@ -136,10 +136,37 @@ TEST(TimingSession, StreamsOverlapCopiesWithKernels) {
     const double set = launch + double(64ull << 20) / (gpu->timing.d2d_copy_gbps * 1e3) * mhz;
     EXPECT_NEAR(t->stream_time_us(a), (copy + set) / mhz, 1e-6);
   }
-  {  // two kernels on two streams share the one compute engine
+  {  // two kernels that each fill the GPU (256 CTAs, 132 SMs) on two streams run one after the other
     auto t = std::move(timing::TimingSession::create(*gpu).value());
     const double k1 = run(*t, a), k2 = run(*t, b);
     EXPECT_NEAR(t->stream_time_us(b), (k1 + k2) / mhz, 1e-6);
+  }
+  {  // small grids (4 CTAs: 4 of the 132 SMs) on two streams run at the same time; a grid that
+     // needs every SM waits for both
+    const auto small = d.config("scale", {4, 1, 1}, {256, 1, 1}, x, n);
+    auto run_small = [&](timing::TimingSession& t, timing::StreamRef s) {
+      exec::ExecOptions opts;
+      opts.listener = t.begin_launch({"scale", small.grid, small.block, 0, 0}, s);
+      EXPECT_EQ(d.launch("scale", small, opts).status, Status::Success);
+      const timing::KernelTiming& k = t.end_launch();
+      EXPECT_EQ(k.sms_used, 4u);
+      return double(k.cycles) + launch;
+    };
+    auto t = std::move(timing::TimingSession::create(*gpu).value());
+    const double k1 = run_small(*t, a), k2 = run_small(*t, b);
+    EXPECT_NEAR(t->stream_time_us(a), k1 / mhz, 1e-6);
+    EXPECT_NEAR(t->stream_time_us(b), k2 / mhz, 1e-6);
+    const double k3 = run(*t, nb);
+    EXPECT_NEAR(t->stream_time_us(nb), (std::max(k1, k2) + k3) / mhz, 1e-6);
+    // 33 small grids need 132 SMs: the 34th waits for the first SMs to free up
+    auto t2 = std::move(timing::TimingSession::create(*gpu).value());
+    double first = 0;
+    for (int i = 0; i < 33; ++i) {
+      const double k = run_small(*t2, timing::StreamRef{uint64_t(100 + i), false, false});
+      if (i == 0) first = k;
+    }
+    const double k34 = run_small(*t2, timing::StreamRef{200, false, false});
+    EXPECT_NEAR(t2->stream_time_us(timing::StreamRef{200, false, false}), (first + k34) / mhz, 1e-6);
   }
   {  // an async copy on the legacy stream holds back a blocking stream's kernel, not a non-blocking one's
     auto t = std::move(timing::TimingSession::create(*gpu).value());
