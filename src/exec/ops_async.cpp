@@ -203,6 +203,19 @@ bool tx_update(Warp& w, Mbar& m, uint32_t lane, int64_t delta) {
   return true;
 }
 
+}  // namespace
+
+bool mbarrier_complete_tx(Warp& w, std::byte* p, uint32_t lane, uint32_t bytes, const char* what) {
+  Mbar m;
+  if (!load_init(w, p, lane, m, what)) return false;
+  if (!tx_update(w, m, lane, -int64_t(bytes))) return false;
+  m.maybe_complete();
+  store(p, m);
+  return true;
+}
+
+namespace {
+
 enum class MbOp { Init, Inval, Arrive, ArriveDrop, TestWait, TryWait, PendingCount, ExpectTx, CompleteTx, CpAsyncArrive };
 
 template <MbOp Op>
@@ -339,7 +352,9 @@ void exec_cp_bulk(Warp& w, const Inst& in, uint32_t mask) {
 
 // cp is listed as one opcode; its forms are told apart by the modifiers.
 ExecFn bind_cp(const Inst& in) {
-  if (in.raw_mods.size() < 2 || in.raw_mods[0] != ".async") return nullptr;  // cp.reduce...: not here
+  // The tensor (TMA) forms: exec/ops_tma.cpp.
+  if (has_mod(in, ".tensor")) return bind_cp_tensor(in);
+  if (in.raw_mods.size() < 2 || in.raw_mods[0] != ".async") return nullptr;  // cp.reduce.async.bulk: not yet
   const std::string& k = in.raw_mods[1];
   if (k == ".bulk") {
     if (in.raw_mods.size() < 3) return nullptr;
@@ -352,7 +367,7 @@ ExecFn bind_cp(const Inst& in) {
     if (f == ".global" && (has_mod(in, ".shared::cta") || has_mod(in, ".shared")) && has_mod(in, ".bulk_group") &&
         in.nops >= 3)
       return &exec_cp_bulk<false>;
-    return nullptr;  // tensor (TMA) and multicast forms: not implemented
+    return nullptr;  // multicast forms: not implemented
   }
   if (k == ".commit_group") return in.nops == 0 ? &exec_nop : nullptr;
   if (k == ".wait_group") return in.nops == 1 ? &exec_nop : nullptr;

@@ -335,6 +335,12 @@ void register_warp_handlers(HandlerTable& t);
 void register_tensor_handlers(HandlerTable& t);   // wmma, mma, ldmatrix, stmatrix
 void register_async_handlers(HandlerTable& t);    // cp.async, mbarrier, f16/bf16 atomics
 void register_texture_handlers(HandlerTable& t);  // tex, suld, sust
+// TMA (exec/ops_tma.cpp): cp.async.bulk.tensor, cp.reduce.async.bulk.tensor,
+// cp.async.bulk.prefetch.tensor; reached through cp's binder.
+ExecFn bind_cp_tensor(const Inst& in);
+// mbarrier complete_tx of `bytes` on the object at `p` (exec/ops_async.cpp);
+// false after reporting a fault.
+bool mbarrier_complete_tx(Warp& w, std::byte* p, uint32_t lane, uint32_t bytes, const char* what);
 // Extended-precision arithmetic through the carry flag (add.cc, addc, ...).
 ExecFn bind_carry(const Inst& in);
 // Cluster and stack instructions (exec/warp.cpp): mapa. Binders for

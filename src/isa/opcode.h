@@ -65,20 +65,25 @@ constexpr std::optional<Opcode> find_opcode(std::string_view mnemonic) {
 
 std::string_view unit_name(UnitClass u);
 
-// Families of PTX instructions (mnemonic and leading modifiers) whose
-// operands the opcode table above does not describe because softgpu does not
-// implement them (its counts are those of the forms it does implement). The
-// parser takes an instruction of one of these families whose operand count
-// does not fit as not implemented rather than malformed.
-inline constexpr std::string_view kUnimplementedFamilies[] = {
-    "cp.async.bulk.tensor", "cp.reduce.async.bulk.tensor", "cp.async.bulk.prefetch.tensor",
+// Forms of an opcode whose operand counts go beyond its table row, which
+// counts the opcode's other forms: the TMA copies, whose "[tmap, {coords}]"
+// counts as two operands and which may add im2col offsets, a multicast mask
+// and a cache policy. Matched on the mnemonic and its leading modifiers.
+struct WideForm {
+  std::string_view prefix;
+  uint8_t max_operands;
 };
-constexpr bool in_unimplemented_family(std::string_view instruction) {
-  for (std::string_view f : kUnimplementedFamilies)
-    if (instruction.substr(0, f.size()) == f &&
-        (instruction.size() == f.size() || instruction[f.size()] == '.'))
-      return true;
-  return false;
+inline constexpr WideForm kWideForms[] = {
+    {"cp.async.bulk.tensor", 7},           // [dst], [tmap, {c}], [mbar], {im2col}, ctaMask, policy
+    {"cp.reduce.async.bulk.tensor", 4},    // [tmap, {c}], [src], policy
+    {"cp.async.bulk.prefetch.tensor", 4},  // [tmap, {c}], {im2col}, policy
+};
+constexpr std::optional<uint8_t> wide_form_max_operands(std::string_view instruction) {
+  for (const WideForm& f : kWideForms)
+    if (instruction.substr(0, f.prefix.size()) == f.prefix &&
+        (instruction.size() == f.prefix.size() || instruction[f.prefix.size()] == '.'))
+      return f.max_operands;
+  return std::nullopt;
 }
 
 }  // namespace softgpu::isa

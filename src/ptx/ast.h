@@ -108,8 +108,8 @@ struct Instruction {
   // chains followed back through the earlier .loc directives.
   std::optional<DebugLoc> inlined_at;
   // Valid PTX that softgpu does not implement: an opcode it does not know
-  // (opcode holds the mnemonic as written), or a form of a known one whose
-  // operands its opcode table does not describe (isa::kUnimplementedFamilies).
+  // (opcode holds the mnemonic as written). (Known opcodes' forms no handler
+  // accepts are found by the loader, exec/loader.cpp.)
   // The decoder makes it an Opcode::Unimplemented instruction; kernels that
   // reach it fail at launch.
   bool not_implemented = false;

@@ -80,7 +80,8 @@ const char* kPtx = R"(.version 8.0
 {
 	.reg .b32 %r<5>;
 	.reg .b64 %rd<2>;
-	cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4];
+	.reg .b16 %h<2>;
+	cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r1}], [%r4], {%h1};
 	ret;
 }
 )";
@@ -117,9 +118,9 @@ TEST(Unimplemented, ModuleLoadsAndOnlyTheKernelsReachingOneFail) {
   // reports cover the opcodes it does not know).
   ASSERT_EQ(l.lr.diagnostics.size(), 1u) << ptx::render(l.lr.diagnostics, kPtx);
   EXPECT_EQ(l.lr.diagnostics[0].severity, ptx::Severity::NotImplemented);
-  EXPECT_EQ(l.lr.diagnostics[0].loc.line, 67u);
+  EXPECT_EQ(l.lr.diagnostics[0].loc.line, 68u);
   EXPECT_EQ(l.lr.diagnostics[0].message,
-            "instruction 'cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes' is not "
+            "instruction 'cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes' is not "
             "implemented by softgpu (in function 'tma_load'); kernels that use it fail at launch");
 
   auto msg = [&](const char* k) { return exec::find_kernel(*l.lr.program, k)->not_implemented; };
@@ -133,7 +134,7 @@ TEST(Unimplemented, ModuleLoadsAndOnlyTheKernelsReachingOneFail) {
             "(cudaErrorNotSupported; the module's other kernels run)");
   EXPECT_NE(msg("through_table").find("'setmaxnreg.inc.sync.aligned.u32' at PTX line 7, in function 'helper'"),
             std::string::npos);
-  EXPECT_NE(msg("tma_load").find("at PTX line 67 (cudaErrorNotSupported"), std::string::npos);
+  EXPECT_NE(msg("tma_load").find("at PTX line 68 (cudaErrorNotSupported"), std::string::npos);
 
   auto buf = l.mem.allocate(Bytes{32 * 4}, exec::MemKind::Device);
   ASSERT_TRUE(buf);

@@ -34,15 +34,20 @@ TEST(Unimplemented, UnknownOpcodeDecodesToAStandIn) {
   EXPECT_EQ(f.code[3].op, isa::Opcode::Ret);
 }
 
-TEST(Unimplemented, KnownOpcodeFormOutsideTheTable) {
+TEST(Unimplemented, TmaFormsDecodeAsCp) {
+  // A TMA form is an ordinary cp to the decoder, whether exec implements it
+  // (tile) or not (im2col: the loader reports it, exec/unimplemented_test).
   Program p = test::decode(
       "\tcp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
-      "[%r1], [%rd1, {%r2, %r3}], [%r4], %h1, %rd2;\n\tret;\n");
+      "[%r1], [%rd1, {%r2, %r3}], [%r4], %h1;\n"
+      "\tcp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes "
+      "[%r1], [%rd1, {%r2, %r3, %r4}], [%r4], {%h1};\n\tret;\n");
   const Function& f = p.functions[0];
-  EXPECT_EQ(f.unimplemented, (std::vector<uint32_t>{0}));
-  EXPECT_EQ(f.code[0].op, isa::Opcode::Unimplemented);
-  EXPECT_EQ(f.code[0].text(),
-            "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster");
+  EXPECT_TRUE(f.unimplemented.empty());
+  EXPECT_EQ(f.code[0].op, isa::Opcode::Cp);
+  EXPECT_EQ(f.code[0].nops, 4);
+  EXPECT_EQ(f.code[1].op, isa::Opcode::Cp);
+  EXPECT_EQ(f.code[1].nops, 4);
 }
 
 }  // namespace

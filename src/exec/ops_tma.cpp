@@ -1,0 +1,417 @@
+// TMA: the tensor forms of the bulk copies (sm_90), on tensor maps made by
+// cuTensorMapEncodeTiled (exec/tensor_map.h).
+//   cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+//       {.multicast::cluster}{.L2::cache_hint} [dst], [tmap, {c0..}], [mbar]{, ctaMask}{, policy}
+//   cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group{.L2::cache_hint} [tmap, {c0..}], [src]{, policy}
+//   cp.reduce.async.bulk.tensor.Nd.global.shared::cta.OP.tile.bulk_group{.L2::cache_hint} [tmap, {c0..}], [src]{, policy}
+//   cp.async.bulk.prefetch.tensor.Nd.L2.global.tile{.L2::cache_hint} [tmap, {c0..}]{, policy}
+// The box at the coordinates (signed; elements outside the tensor read as
+// zero, or NaN with the map's NaN fill, and are not written), traversed with
+// the map's element strides, lies densely in shared memory, dimension 0
+// innermost, with the map's swizzle applied to the shared addresses. Like
+// cp.async.bulk (exec/ops_async.cpp) each copy happens when the
+// instruction executes: a load completes its box's bytes on the mbarrier
+// (of every CTA in ctaMask when multicast), a store is complete before
+// bulk_group's wait. The im2col forms are not implemented.
+#include <fmt/format.h>
+
+#include <atomic>
+#include <bit>
+#include <cstring>
+
+#include "exec/float_util.h"
+#include "exec/ops_common.h"
+#include "exec/tensor_map.h"
+
+namespace softgpu::exec {
+namespace {
+
+using OK = Operand::Kind;
+using ptx::Space;
+using ops::has_mod;
+
+constexpr uint32_t kChunk = 16;  // swizzle granule; box rows are whole chunks
+
+// The decoded tensor map a lane's [tmap, ...] operand points at.
+std::optional<TensorMap> lane_map(Warp& w, const Operand& a, const uint64_t* base, uint32_t lane) {
+  uint64_t addr = w.address(a, lane, base);
+  Space sp = Space::Global;
+  if (a.addr_kind == Operand::AddrKind::KParam) {
+    addr += w.launch().params_addr;  // [param, {...}]: the parameter itself
+  } else if (w.generic_space(addr) != Space::Global) {
+    w.fault(Status::IllegalAddress, lane, addr, "tensor map is not in param, const or global memory");
+    return std::nullopt;
+  }
+  const std::byte* p = w.translate(sp, addr, kTensorMapBytes, lane, false);
+  if (!p) return std::nullopt;
+  auto m = decode_tensor_map(p);
+  if (!m) w.fault(Status::IllegalInstruction, lane, addr, "tensor map was not made by cuTensorMapEncodeTiled");
+  return m;
+}
+
+// The coordinate operands of "[tmap, {c0, c1, ...}]" (the braces may come
+// as one nested vector), flattened; returns how many (at most 5 kept).
+template <class Vec>
+uint32_t coord_operands(const Vec& vec_elem, const Operand& a, const Operand* out[kTensorMapMaxRank]) {
+  uint32_t n = 0;
+  auto put = [&](const Operand& e) {
+    if (n < kTensorMapMaxRank) out[n] = &e;
+    ++n;
+  };
+  for (uint32_t i = 0; i < a.vec_n; ++i) {
+    const Operand& e = vec_elem(a, i);
+    if (e.kind == OK::Vec)
+      for (uint32_t j = 0; j < e.vec_n; ++j) put(vec_elem(e, j));
+    else
+      put(e);
+  }
+  return n;
+}
+
+// The lane's box coordinates, false after a fault.
+bool lane_coords(Warp& w, const Operand& a, const TensorMap& m, uint32_t lane, int64_t c[kTensorMapMaxRank]) {
+  const Operand* ops[kTensorMapMaxRank];
+  const uint32_t n = coord_operands([&](const Operand& v, uint32_t i) -> const Operand& { return w.vec_elem(v, i); }, a, ops);
+  if (n != m.rank) {
+    w.fault(Status::IllegalInstruction, lane, 0, fmt::format("{} tensor coordinates for a tensor map of rank {}", n, m.rank));
+    return false;
+  }
+  for (uint32_t i = 0; i < m.rank; ++i) {
+    uint64_t scratch[kWarpSize];
+    c[i] = int32_t(uint32_t(w.src(*ops[i], scratch)[lane]));
+  }
+  return true;
+}
+
+// A shared address operand as an offset in the shared window (cluster rank
+// bits kept), false after a fault.
+bool shared_offset(Warp& w, const Operand& a, const uint64_t* base, uint32_t lane, uint64_t& out) {
+  uint64_t addr = w.address(a, lane, base);
+  if (addr >= program::kSharedWindow) {
+    if (w.generic_space(addr) != Space::Shared) {
+      w.fault(Status::IllegalAddress, lane, addr, "bulk tensor copy operand is not in shared memory");
+      return false;
+    }
+    addr -= program::kSharedWindow;
+  }
+  out = addr;
+  return true;
+}
+
+// Copies `n` bytes between global memory at `g` and `host` (a row's
+// in-bounds elements: element-aligned, not always 16-byte aligned): small
+// pieces up to the first 16-byte boundary, then the rest at once, each
+// through the checked translation. False after a fault.
+bool global_bytes(Warp& w, uint32_t lane, uint64_t g, uint64_t n, std::byte* host, bool write) {
+  while (n) {
+    uint32_t piece = uint32_t(std::min<uint64_t>(n, UINT32_MAX));
+    if (g % 16) piece = std::min<uint32_t>(uint32_t(g & (~g + 1)), piece);  // the address's alignment
+    if (piece < 16 && piece != n) piece = uint32_t(std::bit_floor(piece));
+    std::byte* p = w.translate(Space::Global, g, piece, lane, write);
+    if (!p) return false;
+    if (write) std::memcpy(p, host, piece);
+    else std::memcpy(host, p, piece);
+    g += piece, host += piece, n -= piece;
+  }
+  return true;
+}
+
+// The element bits a NaN fill writes.
+void nan_fill(TmDataType t, std::byte* e) {
+  const uint64_t v = t == TmDataType::F16 || t == TmDataType::BF16 ? 0x7fff
+                     : t == TmDataType::F64                      ? 0x7fffffffffffffffull
+                                                                 : 0x7fffffff;
+  std::memcpy(e, &v, tm_element_bytes(t));
+}
+
+// Visits the box row by row (all dimensions but 0): `row(global element
+// address of the row's first element or 0, first in-bounds element, end of
+// in-bounds elements, shared byte offset of the row)`. Returns false when
+// `row` does (a fault).
+template <class F>
+bool for_rows(const TensorMap& m, const int64_t c[kTensorMapMaxRank], F&& row) {
+  const uint32_t e = m.element_bytes();
+  const uint32_t n0 = m.box_elems(0);
+  // Dimension 0 has no element stride: [c0, c0 + n0) clipped to [0, dims[0]).
+  const int64_t lo = std::max<int64_t>(0, -c[0]), hi = std::clamp<int64_t>(int64_t(m.dims[0]) - c[0], 0, n0);
+  uint32_t idx[kTensorMapMaxRank] = {};
+  uint64_t soff = 0;
+  const uint64_t row_bytes = uint64_t(n0) * e;
+  for (;;) {
+    bool in = lo < hi;
+    uint64_t g = m.global_address;
+    for (uint32_t d = 1; d < m.rank && in; ++d) {
+      const int64_t x = c[d] + int64_t(idx[d]) * m.elem_strides[d];
+      in = x >= 0 && x < int64_t(m.dims[d]);
+      g += uint64_t(x) * m.strides[d];
+    }
+    if (!row(in ? g + uint64_t(c[0] + lo) * e : 0, in ? uint32_t(lo) : 0, in ? uint32_t(hi) : 0, soff)) return false;
+    soff += row_bytes;
+    uint32_t d = 1;
+    for (; d < m.rank; ++d) {
+      if (++idx[d] < m.box_elems(d)) break;
+      idx[d] = 0;
+    }
+    if (d >= m.rank) return true;
+  }
+}
+
+// The shared byte at box offset `off` of a copy to/from `base`.
+uint64_t swizzled(const TensorMap& m, uint64_t base, uint64_t off) {
+  const uint64_t a = base + off;
+  return (a & ~uint64_t(kClusterOffsetMask)) | tm_swizzle(m.swizzle, uint32_t(a & kClusterOffsetMask));
+}
+
+bool check_shared_alignment(Warp& w, uint32_t lane, uint64_t addr, const char* what) {
+  if (addr % 128 == 0) return true;
+  w.fault(Status::MisalignedAddress, lane, addr, fmt::format("{} shared-memory address is not 128-byte aligned", what));
+  return false;
+}
+
+// Loads: global box -> shared (each CTA in the multicast mask), complete_tx on their mbarriers.
+template <bool Multicast>
+void exec_tma_load(Warp& w, const Inst& in, uint32_t mask) {
+  uint64_t s0[kWarpSize], s1[kWarpSize], s2[kWarpSize], s3[kWarpSize];
+  auto base = [&](const Operand& o, uint64_t* s) { return o.reg == program::kNoReg ? s : w.reg(o.reg); };
+  const uint64_t* db = base(in.o[0], s0);
+  const uint64_t* tb = base(in.o[1], s1);
+  const uint64_t* mb = base(in.o[2], s2);
+  const uint64_t* cta_mask = Multicast ? w.src(in.o[3], s3) : nullptr;
+  std::vector<std::byte> box;
+  for_lanes(mask, [&](uint32_t l) {
+    if (w.faulted()) return;
+    auto m = lane_map(w, in.o[1], tb, l);
+    int64_t c[kTensorMapMaxRank];
+    uint64_t dst = 0, mbar = 0;
+    if (!m || !lane_coords(w, in.o[1], *m, l, c) || !shared_offset(w, in.o[0], db, l, dst) ||
+        !shared_offset(w, in.o[2], mb, l, mbar) || !check_shared_alignment(w, l, dst, "cp.async.bulk.tensor destination"))
+      return;
+    // Read the box once (out-of-bounds elements filled).
+    const uint32_t e = m->element_bytes();
+    box.assign(m->box_bytes(), std::byte{0});
+    const bool ok = for_rows(*m, c, [&](uint64_t g, uint32_t lo, uint32_t hi, uint64_t soff) {
+      if (m->oob_nan)
+        for (uint32_t i = 0; i < m->box_elems(0); ++i)
+          if (i < lo || i >= hi) nan_fill(m->type, box.data() + soff + uint64_t(i) * e);
+      return hi <= lo || global_bytes(w, l, g, uint64_t(hi - lo) * e, box.data() + soff + uint64_t(lo) * e, false);
+    });
+    if (!ok) return;
+    // Destinations: this CTA (its address may already name another rank) or each CTA of the mask.
+    uint32_t ranks = 0;
+    if constexpr (Multicast) {
+      ranks = uint32_t(cta_mask[l] & 0xffff);
+      const uint32_t n = w.cta().cluster ? uint32_t(w.cta().cluster->ctas.size()) : 1;
+      if (n < 16 && (ranks >> n)) {
+        w.fault(Status::IllegalInstruction, l, 0, fmt::format("ctaMask 0x{:x} names CTAs beyond the cluster's {}", ranks, n));
+        return;
+      }
+    }
+    auto deliver = [&](uint64_t d, uint64_t mbar_addr) {
+      for (uint64_t off = 0; off < box.size(); off += kChunk) {
+        std::byte* p = w.translate(Space::Shared, swizzled(*m, d, off), kChunk, l, true);
+        if (!p) return false;
+        std::memcpy(p, box.data() + off, kChunk);
+      }
+      std::byte* mp = w.translate(Space::Shared, mbar_addr, 8, l, true);
+      return mp && mbarrier_complete_tx(w, mp, l, uint32_t(box.size()), "cp.async.bulk.tensor complete_tx");
+    };
+    if (!Multicast) {
+      deliver(dst, mbar);
+      return;
+    }
+    for (uint32_t r = 0; r < 16; ++r) {
+      if (!(ranks >> r & 1)) continue;
+      const uint64_t tag = uint64_t(r + 1) << kClusterRankShift;
+      if (!deliver(tag | (dst & kClusterOffsetMask), tag | (mbar & kClusterOffsetMask))) return;
+    }
+  });
+}
+
+// One element of a reduction into global memory, atomically (other CTAs
+// may reduce into the same element from other host threads).
+enum class Red { Add, Min, Max, Inc, Dec, And, Or, Xor };
+
+template <class T>
+T combine(Red op, T old, T v) {
+  switch (op) {
+    case Red::Add: return T(old + v);
+    case Red::Min: return v < old ? v : old;
+    case Red::Max: return v > old ? v : old;
+    case Red::Inc: if constexpr (std::is_integral_v<T>) return old >= v ? T(0) : T(old + 1); else return old;
+    case Red::Dec: if constexpr (std::is_integral_v<T>) return old == 0 || old > v ? v : T(old - 1); else return old;
+    case Red::And: if constexpr (std::is_integral_v<T>) return T(old & v); else return old;
+    case Red::Or: if constexpr (std::is_integral_v<T>) return T(old | v); else return old;
+    case Red::Xor: if constexpr (std::is_integral_v<T>) return T(old ^ v); else return old;
+  }
+  return old;
+}
+
+// A CAS loop on the element's naturally aligned host word.
+template <class Word, class F>
+void cas(std::byte* p, F&& f) {
+  std::atomic_ref<Word> a(*reinterpret_cast<Word*>(p));
+  Word old = a.load(std::memory_order_relaxed);
+  while (!a.compare_exchange_weak(old, f(old), std::memory_order_relaxed)) {
+  }
+}
+
+// f16/bf16 elements live in a 32-bit word with their neighbour.
+template <class F>
+void cas16(std::byte* p, F&& f) {
+  auto* w = reinterpret_cast<std::byte*>(reinterpret_cast<uintptr_t>(p) & ~uintptr_t(3));
+  const uint32_t shift = (p - w) * 8;
+  cas<uint32_t>(w, [&](uint32_t old) {
+    const uint16_t h = uint16_t(old >> shift);
+    return (old & ~(0xffffu << shift)) | uint32_t(f(h)) << shift;
+  });
+}
+
+bool reduce_valid(Red op, TmDataType t) {
+  const bool integer = t == TmDataType::U32 || t == TmDataType::S32 || t == TmDataType::U64 || t == TmDataType::S64;
+  switch (op) {
+    case Red::Add: return integer || t == TmDataType::F32 || t == TmDataType::F16 || t == TmDataType::BF16;
+    case Red::Min: case Red::Max: return integer || t == TmDataType::F16 || t == TmDataType::BF16;
+    case Red::Inc: case Red::Dec: return t == TmDataType::U32;
+    default: return integer;
+  }
+}
+
+void reduce_element(Red op, TmDataType t, std::byte* g, const std::byte* s) {
+  auto ints = [&]<class T>(T) {
+    T v;
+    std::memcpy(&v, s, sizeof v);
+    using W = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+    cas<W>(g, [&](W old) { return W(combine<T>(op, T(old), v)); });
+  };
+  switch (t) {
+    case TmDataType::U32: ints(uint32_t{}); return;
+    case TmDataType::S32: ints(int32_t{}); return;
+    case TmDataType::U64: ints(uint64_t{}); return;
+    case TmDataType::S64: ints(int64_t{}); return;
+    case TmDataType::F32: {
+      float v;
+      std::memcpy(&v, s, 4);
+      cas<uint32_t>(g, [&](uint32_t old) { return std::bit_cast<uint32_t>(combine(op, std::bit_cast<float>(old), v)); });
+      return;
+    }
+    case TmDataType::F16: case TmDataType::BF16: {
+      uint16_t v;
+      std::memcpy(&v, s, 2);
+      const bool bf = t == TmDataType::BF16;
+      const float fv = bf ? bf16_to_f32(v) : f16_to_f32(v);
+      cas16(g, [&](uint16_t old) {
+        const float r = combine(op, bf ? bf16_to_f32(old) : f16_to_f32(old), fv);
+        return bf ? f32_to_bf16_rn(r) : f32_to_f16_rn(r);
+      });
+      return;
+    }
+    default: return;
+  }
+}
+
+// Stores and reductions: shared box -> global, out-of-bounds elements skipped.
+template <bool Reduce, Red Op = Red::Add>
+void exec_tma_store(Warp& w, const Inst& in, uint32_t mask) {
+  uint64_t s0[kWarpSize], s1[kWarpSize];
+  const uint64_t* tb = in.o[0].reg == program::kNoReg ? s0 : w.reg(in.o[0].reg);
+  const uint64_t* sb = in.o[1].reg == program::kNoReg ? s1 : w.reg(in.o[1].reg);
+  std::vector<std::byte> box;
+  for_lanes(mask, [&](uint32_t l) {
+    if (w.faulted()) return;
+    auto m = lane_map(w, in.o[0], tb, l);
+    int64_t c[kTensorMapMaxRank];
+    uint64_t src = 0;
+    if (!m || !lane_coords(w, in.o[0], *m, l, c) || !shared_offset(w, in.o[1], sb, l, src) ||
+        !check_shared_alignment(w, l, src, "cp.async.bulk.tensor source"))
+      return;
+    if (Reduce && !reduce_valid(Op, m->type)) {
+      w.fault(Status::IllegalInstruction, l, 0, "cp.reduce.async.bulk.tensor: the operation does not apply to the tensor map's type");
+      return;
+    }
+    box.resize(m->box_bytes());
+    for (uint64_t off = 0; off < box.size(); off += kChunk) {
+      const std::byte* p = w.translate(Space::Shared, swizzled(*m, src, off), kChunk, l, false);
+      if (!p) return;
+      std::memcpy(box.data() + off, p, kChunk);
+    }
+    const uint32_t e = m->element_bytes();
+    for_rows(*m, c, [&](uint64_t g, uint32_t lo, uint32_t hi, uint64_t soff) {
+      if (hi <= lo) return true;
+      std::byte* from = box.data() + soff + uint64_t(lo) * e;
+      if constexpr (Reduce) {
+        for (uint32_t i = 0; i < hi - lo; ++i) {  // element by element, each atomic
+          std::byte* dst = w.translate(Space::Global, g + uint64_t(i) * e, e, l, true);
+          if (!dst) return false;
+          reduce_element(Op, m->type, dst, from + uint64_t(i) * e);
+        }
+        return true;
+      } else {
+        return global_bytes(w, l, g, uint64_t(hi - lo) * e, from, true);
+      }
+    });
+  });
+}
+
+// Prefetch: no cache to fill functionally; the map and coordinates are checked.
+void exec_tma_prefetch(Warp& w, const Inst& in, uint32_t mask) {
+  uint64_t s0[kWarpSize];
+  const uint64_t* tb = in.o[0].reg == program::kNoReg ? s0 : w.reg(in.o[0].reg);
+  for_lanes(mask, [&](uint32_t l) {
+    if (w.faulted()) return;
+    int64_t c[kTensorMapMaxRank];
+    if (auto m = lane_map(w, in.o[0], tb, l)) lane_coords(w, in.o[0], *m, l, c);
+  });
+}
+
+// The dimension modifier (.1d ... .5d), 0 if absent.
+uint32_t dims_of(const Inst& in) {
+  for (const auto& s : in.raw_mods)
+    if (s.size() == 3 && s[0] == '.' && s[1] >= '1' && s[1] <= '5' && s[2] == 'd') return uint32_t(s[1] - '0');
+  return 0;
+}
+
+bool tmap_operand(const Inst& in, int i, uint32_t dims) {
+  // The coordinate count is checked against the map's rank at execution
+  // (the binder does not see the function's vector operands).
+  return i < in.nops && in.o[i].kind == OK::Addr && in.o[i].vec_n >= 1 && dims >= 1;
+}
+
+template <Red Op>
+ExecFn reduce_fn() { return &exec_tma_store<true, Op>; }
+
+}  // namespace
+
+ExecFn bind_cp_tensor(const Inst& in) {
+  const uint32_t dims = dims_of(in);
+  if (!dims || has_mod(in, ".im2col") || has_mod(in, ".im2col::w") || has_mod(in, ".im2col::w::128") ||
+      has_mod(in, ".cta_group::1") || has_mod(in, ".cta_group::2") || has_mod(in, ".tile::gather4") ||
+      has_mod(in, ".tile::scatter4"))
+    return nullptr;  // im2col and the sm_100 forms: not implemented
+  const int hint = has_mod(in, ".L2::cache_hint") ? 1 : 0;
+  const std::string& first = in.raw_mods.empty() ? std::string() : in.raw_mods[0];
+  if (first == ".reduce") {
+    if (!has_mod(in, ".global") || !has_mod(in, ".bulk_group") || !tmap_operand(in, 0, dims) || in.nops != 2 + hint)
+      return nullptr;
+    if (has_mod(in, ".add")) return reduce_fn<Red::Add>();
+    if (has_mod(in, ".min")) return reduce_fn<Red::Min>();
+    if (has_mod(in, ".max")) return reduce_fn<Red::Max>();
+    if (has_mod(in, ".inc")) return reduce_fn<Red::Inc>();
+    if (has_mod(in, ".dec")) return reduce_fn<Red::Dec>();
+    if (has_mod(in, ".and")) return reduce_fn<Red::And>();
+    if (has_mod(in, ".or")) return reduce_fn<Red::Or>();
+    if (has_mod(in, ".xor")) return reduce_fn<Red::Xor>();
+    return nullptr;
+  }
+  if (first != ".async") return nullptr;
+  if (has_mod(in, ".prefetch")) return tmap_operand(in, 0, dims) && in.nops == 1 + hint ? &exec_tma_prefetch : nullptr;
+  if (has_mod(in, ".mbarrier::complete_tx::bytes")) {
+    const bool mc = has_mod(in, ".multicast::cluster");
+    if (!tmap_operand(in, 1, dims) || in.nops != 3 + (mc ? 1 : 0) + hint) return nullptr;
+    return mc ? &exec_tma_load<true> : &exec_tma_load<false>;
+  }
+  if (has_mod(in, ".bulk_group") && has_mod(in, ".global") && tmap_operand(in, 0, dims) && in.nops == 2 + hint)
+    return &exec_tma_store<false>;
+  return nullptr;
+}
+
+}  // namespace softgpu::exec

@@ -1,0 +1,180 @@
+#include "exec/tensor_map.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+namespace softgpu::exec {
+namespace {
+
+constexpr uint32_t kMagic = 0x4d544753;  // "SGTM"
+
+// The bytes of an encoded map (the rest of the 128 are zero).
+struct Packed {
+  uint32_t magic;
+  uint8_t type, rank, interleave, swizzle;
+  uint8_t l2_promotion, oob_nan, pad0[2];
+  uint32_t pad1;
+  uint64_t address;
+  uint32_t dims_minus1[kTensorMapMaxRank];  // globalDim <= 2^32
+  uint32_t pad2;
+  uint64_t strides[kTensorMapMaxRank - 1];  // bytes, dimensions 1..rank-1
+  uint16_t box[kTensorMapMaxRank];          // <= 256
+  uint8_t elem_strides[kTensorMapMaxRank];  // 1..8
+};
+static_assert(sizeof(Packed) <= kTensorMapBytes);
+
+bool is_float(TmDataType t) {
+  switch (t) {
+    case TmDataType::F16: case TmDataType::F32: case TmDataType::F64: case TmDataType::BF16:
+    case TmDataType::F32Ftz: case TmDataType::TF32: case TmDataType::TF32Ftz: return true;
+    default: return false;
+  }
+}
+
+uint32_t swizzle_span(TmSwizzle s) {
+  switch (s) {
+    case TmSwizzle::None: return 0;
+    case TmSwizzle::B32: return 32;
+    case TmSwizzle::B64: return 64;
+    default: return 128;
+  }
+}
+
+}  // namespace
+
+uint32_t tm_element_bytes(TmDataType t) {
+  switch (t) {
+    case TmDataType::U8: return 1;
+    case TmDataType::U16: case TmDataType::F16: case TmDataType::BF16: return 2;
+    case TmDataType::U32: case TmDataType::S32: case TmDataType::F32: case TmDataType::F32Ftz:
+    case TmDataType::TF32: case TmDataType::TF32Ftz: return 4;
+    case TmDataType::U64: case TmDataType::S64: case TmDataType::F64: return 8;
+    default: return 0;
+  }
+}
+
+uint64_t TensorMap::box_bytes() const {
+  uint64_t n = element_bytes();
+  for (uint32_t i = 0; i < rank; ++i) n *= box_elems(i);
+  return n;
+}
+
+std::optional<std::string> encode_tiled(const TiledEncodeArgs& a, std::byte* out, bool* unsupported) {
+  if (unsupported) *unsupported = false;
+  auto no = [&](std::string why) -> std::optional<std::string> {
+    if (unsupported) *unsupported = true;
+    return why;
+  };
+  if (!out) return "tensorMap is NULL";
+  if (reinterpret_cast<uintptr_t>(out) % 64) return "tensorMap is not aligned to 64 bytes";
+  if (a.data_type > uint32_t(TmDataType::U6x16Align16)) return fmt::format("tensorDataType {} is not a CUtensorMapDataType", a.data_type);
+  const auto type = TmDataType(a.data_type);
+  if (a.rank == 0 || a.rank > kTensorMapMaxRank) return fmt::format("tensorRank {} is not 1..5", a.rank);
+  if (a.interleave > 2) return fmt::format("interleave {} is not a CUtensorMapInterleave", a.interleave);
+  if (a.swizzle > 6) return fmt::format("swizzle {} is not a CUtensorMapSwizzle", a.swizzle);
+  if (a.l2_promotion > 3) return fmt::format("l2Promotion {} is not a CUtensorMapL2promotion", a.l2_promotion);
+  if (a.oob_fill > 1) return fmt::format("oobFill {} is not a CUtensorMapFloatOOBfill", a.oob_fill);
+  const auto il = TmInterleave(a.interleave);
+  const auto sw = TmSwizzle(a.swizzle);
+  if (il != TmInterleave::None && a.rank < 3) return "an interleaved layout needs tensorRank >= 3";
+  if (!a.global_dim || !a.box_dim || !a.element_strides || (a.rank > 1 && !a.global_strides))
+    return "globalDim, globalStrides, boxDim or elementStrides is NULL";
+  const uint32_t esize = tm_element_bytes(type);
+  if (a.global_address % (il == TmInterleave::B32 ? 32 : 16))
+    return fmt::format("globalAddress 0x{:x} is not {}-byte aligned", a.global_address, il == TmInterleave::B32 ? 32 : 16);
+  for (uint32_t i = 0; i < a.rank; ++i)
+    if (a.global_dim[i] == 0 || a.global_dim[i] > (1ull << 32))
+      return fmt::format("globalDim[{}] = {} is not 1..2^32", i, a.global_dim[i]);
+  for (uint32_t i = 0; i + 1 < a.rank; ++i) {
+    const uint64_t s = a.global_strides[i];
+    if (s % (il == TmInterleave::B32 ? 32 : 16) || s >= (1ull << 40))
+      return fmt::format("globalStrides[{}] = {} is not a multiple of {} below 2^40", i, s, il == TmInterleave::B32 ? 32 : 16);
+  }
+  for (uint32_t i = 0; i < a.rank; ++i) {
+    if (a.box_dim[i] == 0 || a.box_dim[i] > 256) return fmt::format("boxDim[{}] = {} is not 1..256", i, a.box_dim[i]);
+    if (a.element_strides[i] == 0 || a.element_strides[i] > 8)
+      return fmt::format("elementStrides[{}] = {} is not 1..8", i, a.element_strides[i]);
+  }
+  if (a.oob_fill == 1 && !is_float(type)) return "oobFill NAN_REQUEST_ZERO_FMA needs a floating-point tensorDataType";
+  if (il == TmInterleave::B32 && sw != TmSwizzle::B32) return "interleave 32B needs swizzle 32B";
+  if (esize == 0) return no(fmt::format("tensorDataType {} (packed sub-byte values)", a.data_type));
+  if (il == TmInterleave::None) {
+    const uint64_t inner = uint64_t(a.box_dim[0]) * esize;
+    if (inner % 16) return fmt::format("boxDim[0] * element size = {} bytes is not a multiple of 16", inner);
+    if (sw != TmSwizzle::None && inner > swizzle_span(sw))
+      return fmt::format("the box's inner dimension ({} bytes) exceeds the {}-byte swizzle span", inner, swizzle_span(sw));
+  }
+  if (il != TmInterleave::None) return no("interleaved layouts (CU_TENSOR_MAP_INTERLEAVE_16B/32B)");
+  if (sw > TmSwizzle::B128) return no(fmt::format("swizzle mode {} (the 128B atom variants)", a.swizzle));
+  if (a.global_address == 0) return "globalAddress is NULL";
+
+  Packed p{};
+  p.magic = kMagic;
+  p.type = uint8_t(type);
+  p.rank = uint8_t(a.rank);
+  p.interleave = uint8_t(il);
+  p.swizzle = uint8_t(sw);
+  p.l2_promotion = uint8_t(a.l2_promotion);
+  p.oob_nan = uint8_t(a.oob_fill);
+  p.address = a.global_address;
+  for (uint32_t i = 0; i < a.rank; ++i) {
+    p.dims_minus1[i] = uint32_t(a.global_dim[i] - 1);
+    p.box[i] = uint16_t(a.box_dim[i]);
+    // The first element stride is ignored without interleave (TMA has none in dimension 0).
+    p.elem_strides[i] = uint8_t(i == 0 && il == TmInterleave::None ? 1 : a.element_strides[i]);
+  }
+  for (uint32_t i = 0; i + 1 < a.rank; ++i) p.strides[i] = a.global_strides[i];
+  std::memset(out, 0, kTensorMapBytes);
+  std::memcpy(out, &p, sizeof p);
+  return std::nullopt;
+}
+
+std::optional<std::string> replace_address(std::byte* map, uint64_t global_address) {
+  if (!map) return "tensorMap is NULL";
+  if (!decode_tensor_map(map)) return "tensorMap was not made by cuTensorMapEncodeTiled";
+  if (global_address % 16 || global_address == 0)
+    return fmt::format("globalAddress 0x{:x} is not 16-byte aligned", global_address);
+  std::memcpy(map + offsetof(Packed, address), &global_address, 8);
+  return std::nullopt;
+}
+
+std::optional<TensorMap> decode_tensor_map(const std::byte* bytes) {
+  Packed p;
+  std::memcpy(&p, bytes, sizeof p);
+  if (p.magic != kMagic || p.rank == 0 || p.rank > kTensorMapMaxRank || p.type > uint8_t(TmDataType::TF32Ftz) ||
+      p.swizzle > uint8_t(TmSwizzle::B128) || p.interleave != 0)
+    return std::nullopt;
+  TensorMap m;
+  m.type = TmDataType(p.type);
+  m.rank = p.rank;
+  m.interleave = TmInterleave(p.interleave);
+  m.swizzle = TmSwizzle(p.swizzle);
+  m.l2_promotion = p.l2_promotion;
+  m.oob_nan = p.oob_nan;
+  m.global_address = p.address;
+  for (uint32_t i = 0; i < m.rank; ++i) {
+    m.dims[i] = uint64_t(p.dims_minus1[i]) + 1;
+    m.box[i] = p.box[i];
+    m.elem_strides[i] = p.elem_strides[i];
+    if (m.box[i] == 0 || m.box[i] > 256 || m.elem_strides[i] == 0 || m.elem_strides[i] > 8) return std::nullopt;
+  }
+  m.strides[0] = m.element_bytes();
+  for (uint32_t i = 1; i < m.rank; ++i) m.strides[i] = p.strides[i - 1];
+  return m;
+}
+
+uint32_t tm_swizzle(TmSwizzle s, uint32_t offset) {
+  // bits [4, 4+b) ^= bits [7, 7+b), b = log2(span / 16)
+  uint32_t b = 0;
+  switch (s) {
+    case TmSwizzle::B32: b = 1; break;
+    case TmSwizzle::B64: b = 2; break;
+    case TmSwizzle::B128: b = 3; break;
+    default: return offset;
+  }
+  const uint32_t mask = (1u << b) - 1;
+  return offset ^ (((offset >> 7) & mask) << 4);
+}
+
+}  // namespace softgpu::exec
