@@ -14,6 +14,8 @@
 #   cublas_tensor_core PART: the tensor-core gemm (tf32 incl. the exact-f32
 #     calls around it, half: f16/bf16 and FAST_16F/16BF) against CPU loops;
 #     tensor_route: which calls issue tensor-pipe instructions (--report).
+#   mlp_train: a two-layer MLP trained for 10 SGD steps through cublasSgemm /
+#     Sgeam / Saxpy, losses against the same computation on the CPU.
 if(TARGET cublas)
   softgpu_cuda_program(cublas_routines SOURCES cublas/cublas_routines.cu FLAGS -lcublas)
   softgpu_cuda_program(cublas_unsupported SOURCES cublas/cublas_unsupported.cu FLAGS -lcublas)
@@ -39,6 +41,8 @@ if(TARGET cublas)
             -DWORK=${CMAKE_CURRENT_BINARY_DIR} "-DEXPECT=simt tc tc tc tc simt simt tc simt"
             -P ${_src}/cublas/check_tensor_route.cmake)
   set_tests_properties(cuda.cublas_tensor_route PROPERTIES LABELS cuda TIMEOUT 600)
+  softgpu_cuda_program(mlp_train SOURCES cublas/mlp_train.cu FLAGS -lcublas)
+  cuda_test(cublas_mlp_train mlp_train STDOUT_REGEX "PASS mlp_train")
 endif()
 # No false positives, and no bad access in the library's kernels: every
 # routine of cublas_routines under each sanitizer (0 errors).
