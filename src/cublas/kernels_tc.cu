@@ -3,7 +3,8 @@
 // 2 x 4 mma tiles of 16x8. A and B go through shared memory 64x32 at a time,
 // converted on the way to the mma operand type (f16, bf16, or tf32 by
 // cvt.rna) and zero-filled outside the matrix, so any m, n, k works; C is
-// written under predication. Shared layout: as[row][k] and bs[col][k] (k
+// written under predication. The next tile is fetched into registers while
+// the mma run on the current one (one shared-memory stage). Shared layout: as[row][k] and bs[col][k] (k
 // contiguous), so an mma fragment's pair of k-adjacent f16 is one 32-bit
 // word; rows padded so a fragment load hits 32 different banks.
 #include "kernels_tc.h"
@@ -144,6 +145,37 @@ __device__ __forceinline__ void load_b(uint32_t (&f)[2], const typename OpTraits
   }
 }
 
+// A thread's share of a 64 x 32 tile of op(A) (rows x k) or op(B)^T
+// (columns x k): elements tid + 128 i. Consecutive threads walk the stored
+// matrix's contiguous dimension: k when `k_contig` (A transposed, B not),
+// else rows / columns. Outside the matrix: zero.
+constexpr int kPerThread = kBM * kBK / kTcThreads;
+__device__ __forceinline__ void tile_pos(bool k_contig, int e, int& rc, int& kk) {
+  if (k_contig) kk = e % kBK, rc = e / kBK;
+  else rc = e % kBM, kk = e / kBM;
+}
+template <Op O, typename TI>
+__device__ __forceinline__ void fetch(typename OpTraits<O>::S (&reg)[kPerThread], const TI* p, int64_t ld,
+                                      bool k_contig, int rc0, int rc_end, int k0, int k) {
+#pragma unroll
+  for (int i = 0; i < kPerThread; ++i) {
+    int rc, kk;
+    tile_pos(k_contig, threadIdx.x + kTcThreads * i, rc, kk);
+    const int grc = rc0 + rc, gk = k0 + kk;
+    reg[i] = zero<O>();
+    if (grc < rc_end && gk < k) reg[i] = convert<O>(k_contig ? p[gk + grc * ld] : p[grc + gk * ld]);
+  }
+}
+template <typename S>
+__device__ __forceinline__ void stash(S* tile, int ld, bool k_contig, const S (&reg)[kPerThread]) {
+#pragma unroll
+  for (int i = 0; i < kPerThread; ++i) {
+    int rc, kk;
+    tile_pos(k_contig, threadIdx.x + kTcThreads * i, rc, kk);
+    tile[rc * ld + kk] = reg[i];
+  }
+}
+
 // TI: A/B element type, TO: C, TS: scalars as passed. Accumulation and the
 // epilogue (alpha acc + beta C, rounded once to TO) in f32; with kAcc16
 // the mma itself accumulates in f16 (rounding after every k step of 16).
@@ -171,35 +203,30 @@ __global__ void __launch_bounds__(kTcThreads)
     for (auto& tile : row)
       for (auto& v : tile.v) v = 0;
 
-  // alpha == 0: A and B are not read (BLAS); the branch is uniform.
-  for (int k0 = 0; al != 0.f && k0 < k; k0 += kBK) {
-    for (int e = tid; e < kBM * kBK; e += kTcThreads) {
-      // Consecutive threads walk the stored matrices' contiguous dimension.
-      int r, kk;
-      if (ta) kk = e % kBK, r = e / kBK;
-      else r = e % kBM, kk = e / kBM;
-      int gr = row0 + r, gk = k0 + kk;
-      S v = zero<O>();
-      if (gr < m && gk < k) v = convert<O>(ta ? a[gk + gr * lda] : a[gr + gk * lda]);  // op(A)(gr, gk)
-      as[r * kLd + kk] = v;
-      int cc;
-      if (tb) cc = e % kBN, kk = e / kBN;
-      else kk = e % kBK, cc = e / kBK;
-      const int gc = col0 + cc;
-      gk = k0 + kk;
-      v = zero<O>();
-      if (gc < n && gk < k) v = convert<O>(tb ? b[gc + gk * ldb] : b[gk + gc * ldb]);  // op(B)(gk, gc)
-      bs[cc * kLd + kk] = v;
+  // alpha == 0: A and B are not read (BLAS); the branch is uniform. The
+  // next tiles' elements are fetched into registers while the mma work on
+  // the current ones, then stored to shared memory.
+  if (al != 0.f && k > 0) {
+    S ra[kPerThread], rb[kPerThread];
+    fetch<O>(ra, a, lda, ta, row0, m, 0, k);
+    fetch<O>(rb, b, ldb, !tb, col0, n, 0, k);
+    for (int k0 = 0; k0 < k; k0 += kBK) {
+      stash(as, kLd, ta, ra);
+      stash(bs, kLd, !tb, rb);
+      __syncthreads();
+      if (k0 + kBK < k) {
+        fetch<O>(ra, a, lda, ta, row0, m, k0 + kBK, k);
+        fetch<O>(rb, b, ldb, !tb, col0, n, k0 + kBK, k);
+      }
+      for (int ks = 0; ks < kBK; ks += OpTraits<O>::kStep) {
+        uint32_t af[2][4], bf[4][2];
+        for (int mi = 0; mi < 2; ++mi) load_a<O>(af[mi], &as[(wm + mi * 16 + g) * kLd + ks], kLd, t);
+        for (int ni = 0; ni < 4; ++ni) load_b<O>(bf[ni], &bs[(wn + ni * 8 + g) * kLd + ks], t);
+        for (int mi = 0; mi < 2; ++mi)
+          for (int ni = 0; ni < 4; ++ni) mma<O, kAcc16>(acc[mi][ni], af[mi], bf[ni]);
+      }
+      __syncthreads();
     }
-    __syncthreads();
-    for (int ks = 0; ks < kBK; ks += OpTraits<O>::kStep) {
-      uint32_t af[2][4], bf[4][2];
-      for (int mi = 0; mi < 2; ++mi) load_a<O>(af[mi], &as[(wm + mi * 16 + g) * kLd + ks], kLd, t);
-      for (int ni = 0; ni < 4; ++ni) load_b<O>(bf[ni], &bs[(wn + ni * 8 + g) * kLd + ks], t);
-      for (int mi = 0; mi < 2; ++mi)
-        for (int ni = 0; ni < 4; ++ni) mma<O, kAcc16>(acc[mi][ni], af[mi], bf[ni]);
-    }
-    __syncthreads();
   }
 
   // Accumulator element i of a tile: row g + 8 (i / 2), column 2t + i % 2.
