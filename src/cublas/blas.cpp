@@ -1,5 +1,5 @@
 // Level 1 (S, D), Level 2 gemv (S, D), Level 3 gemm and gemmStridedBatched
-// (S, D), Hgemm, gemmEx and gemmStridedBatchedEx, and the geam extension
+// (S, D), Hgemm(StridedBatched), gemmEx and gemmStridedBatchedEx, and the geam extension
 // (S, D): argument checks, pointer modes, then
 // the kernels of kernels.cu on the handle's stream; gemm calls cuBLAS would
 // run on tensor cores (tensor_core.h) go to those of kernels_tc.cu.
@@ -399,6 +399,15 @@ cublasStatus_t cublasHgemm(cublasHandle_t h, cublasOperation_t transa, cublasOpe
                            const __half* beta, __half* c, int ldc) {
   return sc::gemm_ex("cublasHgemm", h, transa, transb, m, n, k, alpha, a, CUDA_R_16F, lda, 0, b, CUDA_R_16F, ldb, 0,
                      beta, c, CUDA_R_16F, ldc, 0, 1, CUBLAS_COMPUTE_16F, CUBLAS_GEMM_DEFAULT);
+}
+
+// HgemmStridedBatched: Hgemm per batch (batch i at A + i*strideA etc.).
+cublasStatus_t cublasHgemmStridedBatched(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m,
+                                         int n, int k, const __half* alpha, const __half* a, int lda, long long sa,
+                                         const __half* b, int ldb, long long sb, const __half* beta, __half* c,
+                                         int ldc, long long sc, int batch) {
+  return sc::gemm_ex("cublasHgemmStridedBatched", h, transa, transb, m, n, k, alpha, a, CUDA_R_16F, lda, sa, b,
+                     CUDA_R_16F, ldb, sb, beta, c, CUDA_R_16F, ldc, sc, batch, CUBLAS_COMPUTE_16F, CUBLAS_GEMM_DEFAULT);
 }
 
 cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,

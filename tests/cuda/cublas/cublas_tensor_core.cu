@@ -6,7 +6,7 @@
 //          under CUBLAS_TF32_TENSOR_OP_MATH and CUBLAS_COMPUTE_32F_FAST_TF32,
 //          and the calls that must stay exact f32 (default math,
 //          COMPUTE_32F_PEDANTIC, CUBLAS_PEDANTIC_MATH).
-//   half:  Hgemm, GemmEx and GemmStridedBatchedEx with f16 / bf16 inputs, the
+//   half:  Hgemm(StridedBatched), GemmEx and GemmStridedBatchedEx with f16 / bf16 inputs, the
 //          f32 FAST_16F / FAST_16BF modes and the deprecated TENSOR_OP_MATH.
 //   route: one small call per path, in a fixed order; tests.cmake runs it under
 //          `softgpu run --timing --report` and checks which launches used the
@@ -41,7 +41,7 @@
 #include "common.cuh"
 
 enum Round { kNone, kTf32, kF16, kBf16 };
-enum Api { kSgemm, kSgemmBatched, kGemmEx, kGemmBatchedEx, kHgemm };
+enum Api { kSgemm, kSgemmBatched, kGemmEx, kGemmBatchedEx, kHgemm, kHgemmBatched };
 enum Expect { kAny, kIsTf32, kIsExact };  // what "positive" data must show
 
 struct Spec {
@@ -77,6 +77,8 @@ static const Spec kTf32Specs[] = {
 static const Spec kHalfSpecs[] = {
     {"Hgemm", kHgemm, CUDA_R_16F, CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_16F, CUBLAS_DEFAULT_MATH, kNone, 16,
      0x1p-11, kAny},
+    {"HgemmStridedBatched", kHgemmBatched, CUDA_R_16F, CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_16F,
+     CUBLAS_DEFAULT_MATH, kNone, 16, 0x1p-11, kAny},
     {"GemmEx 16F/16F COMPUTE_16F", kGemmEx, CUDA_R_16F, CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_16F,
      CUBLAS_DEFAULT_MATH, kNone, 16, 0x1p-11, kAny},
     {"GemmEx 16F/16F COMPUTE_32F", kGemmEx, CUDA_R_16F, CUDA_R_16F, CUDA_R_32F, CUBLAS_COMPUTE_32F,
@@ -210,6 +212,11 @@ static int run_case(cublasHandle_t h, const Spec& sp, const Shape& s) {
       CHECK_BLAS(cublasHgemm(h, s.ta, s.tb, m, n, k, (const __half*)al, (const __half*)da, lda, (const __half*)db,
                              ldb, (const __half*)be, (__half*)dc, ldc));
       break;
+    case kHgemmBatched:
+      CHECK_BLAS(cublasHgemmStridedBatched(h, s.ta, s.tb, m, n, k, (const __half*)al, (const __half*)da, lda, sa,
+                                           (const __half*)db, ldb, sb, (const __half*)be, (__half*)dc, ldc, sc,
+                                           batch));
+      break;
   }
   std::vector<unsigned char> got(c.size());
   CHECK(cudaMemcpy(got.data(), dc, got.size(), cudaMemcpyDeviceToHost));
@@ -270,7 +277,7 @@ static const cublasOperation_t kOps[] = {CUBLAS_OP_N, CUBLAS_OP_T, CUBLAS_OP_C};
 // The shapes every spec runs: sizes 1, 17, 129, 255 (255^3 once), the 9
 // transposes rotating, then all 9 at 17 x 33 x 19.
 static int spec_all(cublasHandle_t h, const Spec& sp) {
-  const bool batched = sp.api == kSgemmBatched || sp.api == kGemmBatchedEx;
+  const bool batched = sp.api == kSgemmBatched || sp.api == kGemmBatchedEx || sp.api == kHgemmBatched;
   const int batch = batched ? 3 : 1;
   const bool f32 = sp.ab == CUDA_R_32F;
   static const int kShapes[][3] = {{1, 1, 1},     {1, 17, 255},   {17, 1, 129},  {255, 17, 1},  {17, 129, 255},
@@ -302,14 +309,23 @@ static int part_specs(cublasHandle_t h, const Spec* specs, int count) {
 //   Sgemm default, Sgemm TF32 math, Hgemm, GemmEx bf16 -> f32, GemmEx
 //   FAST_TF32, GemmEx COMPUTE_32F_PEDANTIC under TF32 math, Dgemm under TF32
 //   math, GemmStridedBatchedEx f16 (batch 2), GemmEx 16F PEDANTIC_MATH.
+static const Spec& spec(const char* name) {
+  for (const Spec& s : kTf32Specs)
+    if (!std::strcmp(s.name, name)) return s;
+  for (const Spec& s : kHalfSpecs)
+    if (!std::strcmp(s.name, name)) return s;
+  std::fprintf(stderr, "FAIL cublas_tensor_core: no spec %s\n", name);
+  std::exit(1);
+}
+
 static int part_route(cublasHandle_t h) {
-  const Spec* t = kTf32Specs;
-  const Spec* hs = kHalfSpecs;
   const Shape s{CUBLAS_OP_N, CUBLAS_OP_T, 64, 64, 64, 1, false, false, false};
   Shape s2 = s;
   s2.batch = 2;
-  if (run_case(h, t[5], s) || run_case(h, t[0], s) || run_case(h, hs[0], s) || run_case(h, hs[5], s) ||
-      run_case(h, t[3], s) || run_case(h, t[7], s))
+  if (run_case(h, spec("Sgemm DEFAULT_MATH (exact f32)"), s) || run_case(h, spec("Sgemm TF32_TENSOR_OP_MATH"), s) ||
+      run_case(h, spec("Hgemm"), s) || run_case(h, spec("GemmEx 16BF/32F COMPUTE_32F"), s) ||
+      run_case(h, spec("GemmEx COMPUTE_32F_FAST_TF32"), s) ||
+      run_case(h, spec("GemmEx COMPUTE_32F_PEDANTIC TF32_TENSOR_OP_MATH (exact f32)"), s))
     return 1;
   // Dgemm: f64 never runs on the tensor cores here.
   CHECK_BLAS(cublasSetMathMode(h, CUBLAS_TF32_TENSOR_OP_MATH));
@@ -329,8 +345,8 @@ static int part_route(cublasHandle_t h) {
     REQUIRE(std::fabs(c[e] - ref[e]) <= 64 * 64 * 0x1p-53, "Dgemm C[%d] %.17g vs %.17g", e, c[e], ref[e]);
   ++checks;
   CHECK_BLAS(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
-  Spec batched = hs[6];
-  Spec pedantic = hs[2];
+  const Spec& batched = spec("GemmStridedBatchedEx 16F/32F COMPUTE_32F");
+  Spec pedantic = spec("GemmEx 16F/16F COMPUTE_32F");
   pedantic.math = CUBLAS_PEDANTIC_MATH;
   pedantic.step = 1;
   if (run_case(h, batched, s2) || run_case(h, pedantic, s)) return 1;
