@@ -45,7 +45,8 @@ if(TARGET cublas)
   cuda_test(cublas_mlp_train mlp_train STDOUT_REGEX "PASS mlp_train")
 endif()
 # No false positives, and no bad access in the library's kernels: every
-# routine of cublas_routines under each sanitizer (0 errors).
+# routine of cublas_routines, the other cuBLAS programs and the training
+# program under each sanitizer (0 errors).
 if(TARGET cublas)
   foreach(t memcheck racecheck initcheck synccheck)
     sanitize_test(sanitize.clean.${t}.cublas_routines cublas_routines sanitize/no_errors.expected
@@ -54,5 +55,7 @@ if(TARGET cublas)
       sanitize_test(sanitize.clean.${t}.cublas_${group} cublas_${group} sanitize/no_errors.expected
                     OPTS --tool ${t} --error-exitcode 3)
     endforeach()
+    sanitize_test(sanitize.clean.${t}.mlp_train mlp_train sanitize/no_errors.expected
+                  OPTS --tool ${t} --error-exitcode 3)
   endforeach()
 endif()
