@@ -1,12 +1,15 @@
 // Level 1 (S, D), Level 2 gemv (S, D), Level 3 gemm and gemmStridedBatched
-// (S, D), Hgemm, gemmEx and gemmStridedBatchedEx, and the geam extension
+// (S, D), Hgemm(StridedBatched), gemmEx and gemmStridedBatchedEx, and the geam extension
 // (S, D): argument checks, pointer modes, then
-// the kernels of kernels.cu on the handle's stream.
+// the kernels of kernels.cu on the handle's stream; gemm calls cuBLAS would
+// run on tensor cores (tensor_core.h) go to those of kernels_tc.cu.
 #include <cstdint>
 #include <cstdio>
+#include <type_traits>
 
 #include "handle.h"
 #include "kernels.h"
+#include "tensor_core.h"
 
 namespace softgpu::cublas {
 namespace {
@@ -130,9 +133,27 @@ cublasStatus_t gemm_args(cublasOperation_t transa, cublasOperation_t transb, int
   return CUBLAS_STATUS_SUCCESS;
 }
 
+cublasStatus_t gemm_ex(const char* name, cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m,
+                       int n, int k, const void* alpha, const void* a, cudaDataType at, int lda, long long sa,
+                       const void* b, cudaDataType bt, int ldb, long long sb, const void* beta, void* c,
+                       cudaDataType ct, int ldc, long long sc, int batch, cublasComputeType_t comp,
+                       cublasGemmAlgo_t algo);
+
+// Sgemm under a tensor-op math mode is gemmEx with CUBLAS_COMPUTE_32F
+// (tensor_core.h decides); otherwise the SIMT kernels.
+template <typename T>
+bool sgemm_on_tensor_cores(cublasHandle_t h) {
+  TcGemm unused;
+  return std::is_same_v<T, float> && h &&
+         tensor_core_route(h->math_mode, CUBLAS_COMPUTE_32F, GemmCombo::f_f, unused);
+}
+
 template <typename T>
 cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
                     const T* alpha, const T* a, int lda, const T* b, int ldb, const T* beta, T* c, int ldc) {
+  if (sgemm_on_tensor_cores<T>(h))
+    return gemm_ex("cublasSgemm_v2", h, transa, transb, m, n, k, alpha, a, CUDA_R_32F, lda, 0, b, CUDA_R_32F, ldb, 0,
+                   beta, c, CUDA_R_32F, ldc, 0, 1, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   bool ta, tb;
   if (auto st = gemm_args(transa, transb, m, n, k, lda, ldb, ldc, ta, tb); st != CUBLAS_STATUS_SUCCESS) return st;
@@ -148,6 +169,10 @@ cublasStatus_t gemm_strided_batched(cublasHandle_t h, cublasOperation_t transa, 
                                     int n, int k, const T* alpha, const T* a, int lda, long long stride_a,
                                     const T* b, int ldb, long long stride_b, const T* beta, T* c, int ldc,
                                     long long stride_c, int batch) {
+  if (sgemm_on_tensor_cores<T>(h))
+    return gemm_ex("cublasSgemmStridedBatched", h, transa, transb, m, n, k, alpha, a, CUDA_R_32F, lda, stride_a, b,
+                   CUDA_R_32F, ldb, stride_b, beta, c, CUDA_R_32F, ldc, stride_c, batch, CUBLAS_COMPUTE_32F,
+                   CUBLAS_GEMM_DEFAULT);
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   bool ta, tb;
   if (auto st = gemm_args(transa, transb, m, n, k, lda, ldb, ldc, ta, tb); st != CUBLAS_STATUS_SUCCESS) return st;
@@ -229,7 +254,8 @@ bool gemm_combo(cudaDataType at, cudaDataType bt, cudaDataType ct, cublasCompute
 }
 
 // The algorithms cuBLAS declares: DEFAULT, ALGO0..23, DEFAULT_TENSOR_OP,
-// ALGO0..15_TENSOR_OP. All run the same kernel here.
+// ALGO0..15_TENSOR_OP. The algo does not choose the kernel here: the
+// types, compute type and math mode do (tensor_core.h).
 bool known_algo(cublasGemmAlgo_t algo) {
   const int a = int(algo);
   return (a >= CUBLAS_GEMM_DEFAULT && a <= CUBLAS_GEMM_ALGO23) ||
@@ -260,6 +286,10 @@ cublasStatus_t gemm_ex(const char* name, cublasHandle_t h, cublasOperation_t tra
   }
   if (m == 0 || n == 0 || batch == 0) return CUBLAS_STATUS_SUCCESS;
   const bool dev = h->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+  if (TcGemm tc; tensor_core_route(h->math_mode, comp, combo, tc))
+    return from_cuda(launch_gemm_tc(h->stream, tc, ta, tb, m, n, k, dev ? nullptr : alpha, dev ? alpha : nullptr, a,
+                                    lda, sa, b, ldb, sb, dev ? nullptr : beta, dev ? beta : nullptr, c, ldc, sc,
+                                    batch));
   return from_cuda(launch_gemm_ex(h->stream, combo, ta, tb, m, n, k, dev ? nullptr : alpha, dev ? alpha : nullptr, a,
                                   lda, sa, b, ldb, sb, dev ? nullptr : beta, dev ? beta : nullptr, c, ldc, sc,
                                   batch));
@@ -369,6 +399,15 @@ cublasStatus_t cublasHgemm(cublasHandle_t h, cublasOperation_t transa, cublasOpe
                            const __half* beta, __half* c, int ldc) {
   return sc::gemm_ex("cublasHgemm", h, transa, transb, m, n, k, alpha, a, CUDA_R_16F, lda, 0, b, CUDA_R_16F, ldb, 0,
                      beta, c, CUDA_R_16F, ldc, 0, 1, CUBLAS_COMPUTE_16F, CUBLAS_GEMM_DEFAULT);
+}
+
+// HgemmStridedBatched: Hgemm per batch (batch i at A + i*strideA etc.).
+cublasStatus_t cublasHgemmStridedBatched(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m,
+                                         int n, int k, const __half* alpha, const __half* a, int lda, long long sa,
+                                         const __half* b, int ldb, long long sb, const __half* beta, __half* c,
+                                         int ldc, long long sc, int batch) {
+  return sc::gemm_ex("cublasHgemmStridedBatched", h, transa, transb, m, n, k, alpha, a, CUDA_R_16F, lda, sa, b,
+                     CUDA_R_16F, ldb, sb, beta, c, CUDA_R_16F, ldc, sc, batch, CUBLAS_COMPUTE_16F, CUBLAS_GEMM_DEFAULT);
 }
 
 cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,

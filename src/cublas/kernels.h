@@ -46,13 +46,15 @@ cudaError_t launch_gemm_strided_batched(cudaStream_t s, bool trans_a, bool trans
                                         int64_t ldb, int64_t stride_b, T beta, const T* beta_dev, T* c, int64_t ldc,
                                         int64_t stride_c, int batch);
 
-// Typed gemm (gemmEx, gemmStridedBatchedEx, Hgemm): the combinations of
-// A/B type, C type and scalar type blas.cpp accepts, each the tiled gemm
-// kernel with inputs widened to the accumulation type (f32 for f16/bf16/f32
-// inputs, f64 for f64), one fma chain per element of C in increasing k, and
-// the result rounded once to C's type. Names: inputs_output; h f16, bf
-// bf16, f f32, d f64; scalars f32 (f64 for d_d) except h_h_scale_h: f16
-// scalars (CUBLAS_COMPUTE_16F and Hgemm), still accumulated in f32.
+// Typed gemm (gemmEx, gemmStridedBatchedEx, Hgemm) on the SIMT cores, for
+// the calls tensor_core.h does not send to the tensor cores (kernels_tc.h):
+// the combinations of A/B type, C type and scalar type blas.cpp accepts,
+// each the tiled gemm kernel with inputs widened to the accumulation type
+// (f32 for f16/bf16/f32 inputs, f64 for f64), one fma chain per element of
+// C in increasing k, and the result rounded once to C's type. Names:
+// inputs_output; h f16, bf bf16, f f32, d f64; scalars f32 (f64 for d_d)
+// except h_h_scale_h: f16 scalars (CUBLAS_COMPUTE_16F and Hgemm; here only
+// the _PEDANTIC or PEDANTIC_MATH calls), accumulated in f32.
 enum class InputRound { none, tf32, f16, bf16 };  // what an f32 input is rounded to first
 enum class GemmCombo { h_h_scale_h, h_h, bf_bf, h_f, bf_f, f_f, f_f_tf32, f_f_via_h, f_f_via_bf, d_d };
 // Scalars: alpha_host / beta_host point at the host value (host pointer

@@ -120,6 +120,7 @@ KernelTiming KernelModel::finish() {
   const double l2_util = k.l2_bytes / (double(k.cycles) * std::max(p_.l2_bytes_per_cycle, 1e-9));
   const double slots = sim_cycles * std::max<uint32_t>(p_.sub_partitions, 1);
   k.issue_utilization = sim_inst / slots;
+  for (size_t i = 0; i < busy.size(); ++i) k.pipe_utilization[i] = busy[i] / slots;
   for (size_t i = 0; i < busy.size(); ++i)
     if (busy[i] / slots > k.top_pipe_utilization) {
       k.top_pipe_utilization = busy[i] / slots;

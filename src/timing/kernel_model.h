@@ -54,6 +54,7 @@ struct KernelTiming {
   double dram_utilization = 0;         // of the configured bandwidth over the kernel's time
   double issue_utilization = 0;        // of the schedulers' issue slots
   double top_pipe_utilization = 0;
+  std::array<double, size_t(program::Pipe::Count_)> pipe_utilization{};  // issue-slot share per pipe
   program::Pipe top_pipe = program::Pipe::Alu;
   std::array<double, size_t(WarpStall::Count_)> stalls{};  // share of warp-cycles per state
   Bound bound = Bound::Latency;

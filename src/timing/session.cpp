@@ -210,6 +210,10 @@ std::string TimingSession::json() const {
     l["dram_utilization"] = k.dram_utilization;
     l["issue_utilization"] = k.issue_utilization;
     l["top_pipe"] = std::string(program::pipe_name(k.top_pipe));
+    nlohmann::json pu;  // every pipe, so a reader can tell which ones a kernel used
+    for (size_t i = 0; i < k.pipe_utilization.size(); ++i)
+      pu[std::string(program::pipe_name(program::Pipe(i)))] = k.pipe_utilization[i];
+    l["pipe_utilization"] = pu;
     l["bound"] = std::string(bound_name(k.bound));
     nlohmann::json st;
     for (size_t i = 0; i < k.stalls.size(); ++i) st[std::string(stall_name(WarpStall(i)))] = k.stalls[i];

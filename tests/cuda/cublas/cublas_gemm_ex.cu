@@ -18,7 +18,10 @@
 // f16, 2^-8 bf16, 2^-24 f32, 2^-53 f64), plus 2^-25 absolute for f16 C
 // (half its subnormal spacing). For f16/bf16 this is within
 // K * eps(input type) * sum |terms|: softgpu accumulates f16/bf16 in f32
-// (Hgemm and CUBLAS_COMPUTE_16F included) and rounds once to C's type.
+// and rounds once to C's type, except Hgemm and CUBLAS_COMPUTE_16F, which
+// run on the tensor cores accumulating in f16 as cuBLAS does (one rounding
+// to f16 per k step of 16): there u_acc = 2 * 2^-11 per step instead, and
+// the floor 2^-24 per step.
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -139,9 +142,11 @@ static int ex_case(cublasHandle_t h, const Combo& cb, cublasOperation_t ta, cubl
   std::vector<unsigned char> got(c.size());
   CHECK(cudaMemcpy(got.data(), dc, got.size(), cudaMemcpyDeviceToHost));
   const double u_acc = cb.ab == CUDA_R_64F ? 0x1p-53 : 0x1p-24;
-  const double tol = (k > 4 ? k : 4) * u_acc + unit(cb.c);
+  const bool acc16 = cb.comp == CUBLAS_COMPUTE_16F;  // tensor cores, f16 accumulator
+  const int steps16 = (k + 15) / 16;
+  const double tol = acc16 ? 2 * steps16 * 0x1p-11 + unit(cb.c) : (k > 4 ? k : 4) * u_acc + unit(cb.c);
   // Results below f16's normal range round to its subnormal spacing 2^-24.
-  const double floor_abs = cb.c == CUDA_R_16F ? 0x1p-25 : 1e-300;
+  const double floor_abs = acc16 ? (steps16 + 1) * 0x1p-24 : cb.c == CUDA_R_16F ? 0x1p-25 : 1e-300;
   long bad = 0;
   for (int q = 0; q < batch; ++q) {
     for (long e = 0; e < sc; ++e) {

@@ -11,6 +11,11 @@
 #     invalid arguments (unsupported).
 #   cublas_unsupported: an unimplemented routine returns NOT_SUPPORTED and
 #     says so once on stderr.
+#   cublas_tensor_core PART: the tensor-core gemm (tf32 incl. the exact-f32
+#     calls around it, half: f16/bf16 and FAST_16F/16BF) against CPU loops;
+#     tensor_route: which calls issue tensor-pipe instructions (--report).
+#   mlp_train: a two-layer MLP trained for 10 SGD steps through cublasSgemm /
+#     Sgeam / Saxpy, losses against the same computation on the CPU.
 if(TARGET cublas)
   softgpu_cuda_program(cublas_routines SOURCES cublas/cublas_routines.cu FLAGS -lcublas)
   softgpu_cuda_program(cublas_unsupported SOURCES cublas/cublas_unsupported.cu FLAGS -lcublas)
@@ -27,16 +32,30 @@ if(TARGET cublas)
             STDERR_REGEX "softgpu cublas: cublasGemmEx: Atype CUDA_R_16F, Btype CUDA_R_16F, Ctype CUDA_R_64F with CUBLAS_COMPUTE_32F is not supported")
   cuda_test(cublas_unsupported cublas_unsupported STDOUT_REGEX "PASS cublas_unsupported"
             STDERR_REGEX "softgpu cublas: cublasSger_v2 is not implemented yet")
+  softgpu_cuda_program(cublas_tensor_core SOURCES cublas/cublas_tensor_core.cu FLAGS -lcublas)
+  foreach(part tf32 half)
+    cuda_test(cublas_tensor_core_${part} cublas_tensor_core ARGS ${part} STDOUT_REGEX "PASS cublas_tensor_core ${part}")
+  endforeach()
+  add_test(NAME cuda.cublas_tensor_route
+    COMMAND ${CMAKE_COMMAND} -DSOFTGPU=$<TARGET_FILE:softgpu> -DPROG=${_bin}/cublas_tensor_core
+            -DWORK=${CMAKE_CURRENT_BINARY_DIR} "-DEXPECT=simt tc tc tc tc simt simt tc simt"
+            -P ${_src}/cublas/check_tensor_route.cmake)
+  set_tests_properties(cuda.cublas_tensor_route PROPERTIES LABELS cuda TIMEOUT 600)
+  softgpu_cuda_program(mlp_train SOURCES cublas/mlp_train.cu FLAGS -lcublas)
+  cuda_test(cublas_mlp_train mlp_train STDOUT_REGEX "PASS mlp_train")
 endif()
 # No false positives, and no bad access in the library's kernels: every
-# routine of cublas_routines under each sanitizer (0 errors).
+# routine of cublas_routines, the other cuBLAS programs and the training
+# program under each sanitizer (0 errors).
 if(TARGET cublas)
   foreach(t memcheck racecheck initcheck synccheck)
     sanitize_test(sanitize.clean.${t}.cublas_routines cublas_routines sanitize/no_errors.expected
                   OPTS --tool ${t} --error-exitcode 3 ARGS all)
-    foreach(group gemv geam gemm_batched gemm_ex)
+    foreach(group gemv geam gemm_batched gemm_ex tensor_core)
       sanitize_test(sanitize.clean.${t}.cublas_${group} cublas_${group} sanitize/no_errors.expected
                     OPTS --tool ${t} --error-exitcode 3)
     endforeach()
+    sanitize_test(sanitize.clean.${t}.mlp_train mlp_train sanitize/no_errors.expected
+                  OPTS --tool ${t} --error-exitcode 3)
   endforeach()
 endif()

@@ -89,6 +89,16 @@ TEST(TimingSession, ClockSummaryAndReport) {
   double shares = 0;
   for (auto& [name, v] : j["launches"][0]["warp_states"].items()) shares += v.get<double>();
   EXPECT_NEAR(shares, 1.0, 1e-9);
+  // Every pipe's issue-slot share; the top one is the largest, and `scale`
+  // (loads, a multiply, a store) issues nothing on the tensor pipe.
+  const auto& pu = j["launches"][0]["pipe_utilization"];
+  ASSERT_TRUE(pu.is_object());
+  EXPECT_EQ(pu.size(), size_t(program::Pipe::Count_));
+  EXPECT_EQ(pu["tensor"].get<double>(), 0.0);
+  EXPECT_GT(pu["lsu"].get<double>(), 0.0);
+  const std::string top = j["launches"][0]["top_pipe"];
+  EXPECT_DOUBLE_EQ(pu[top].get<double>(), k.top_pipe_utilization);
+  for (auto& [name, v] : pu.items()) EXPECT_LE(v.get<double>(), k.top_pipe_utilization) << name;
 }
 
 // Streams on the timeline (session.h): a copy on one stream runs beside a

@@ -1,0 +1,36 @@
+# Runs `cublas_tensor_core route` under `softgpu run --timing --report` and
+# checks, launch by launch, which gemm kernel ran and whether it issued
+# tensor-pipe instructions (the report's pipe_utilization.tensor): a
+# tensor-core launch is gemm_tc_kernel with tensor > 0, a SIMT one
+# gemm_kernel with tensor == 0. EXPECT: the sequence part_route documents.
+execute_process(COMMAND ${SOFTGPU} run --timing --report ${WORK}/tensor_route.json -- ${PROG} route
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "PASS cublas_tensor_core route")
+  message(FATAL_ERROR "cublas_tensor_core route failed (${rc}):\n${out}\n${err}")
+endif()
+file(READ ${WORK}/tensor_route.json report)
+string(JSON n LENGTH "${report}" launches)
+set(seen "")
+math(EXPR last "${n} - 1")
+foreach(i RANGE ${last})
+  string(JSON name GET "${report}" launches ${i} name)
+  string(JSON tensor GET "${report}" launches ${i} pipe_utilization tensor)
+  if(tensor MATCHES "^0(\\.0*)?$")
+    set(used_tensor NO)
+  else()
+    set(used_tensor YES)
+  endif()
+  if(name MATCHES "gemm_tc_kernel<" AND used_tensor)
+    list(APPEND seen tc)
+  elseif(name MATCHES "gemm_kernel<" AND NOT used_tensor)
+    list(APPEND seen simt)
+  else()
+    list(APPEND seen "unexpected(${name}, tensor ${tensor})")
+  endif()
+  message(STATUS "launch ${i}: tensor ${tensor} ${name}")
+endforeach()
+string(REPLACE ";" " " seen "${seen}")
+if(NOT seen STREQUAL "${EXPECT}")
+  message(FATAL_ERROR "launches: ${seen}\nexpected: ${EXPECT}")
+endif()
+message(STATUS "routes: ${seen}")
