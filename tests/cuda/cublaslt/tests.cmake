@@ -16,9 +16,11 @@ if(TARGET cublaslt)
   cuda_test(cublaslt_api cublaslt_api STDOUT_REGEX "PASS cublaslt_api"
             STDERR_REGEX "softgpu cublasLt: cublasLtMatmul: A CUDA_R_16F, B CUDA_R_16F, C CUDA_R_64F, D CUDA_R_64F with CUBLAS_COMPUTE_32F and scale type CUDA_R_32F is not supported@@softgpu cublasLt: cublasLtMatrixTransform is not implemented yet")
   # No false positives, and no bad access in the library's kernels: both
-  # parts under each sanitizer (0 errors).
+  # programs (cublaslt_matmul with both parts) under each sanitizer (0 errors).
   foreach(t memcheck racecheck initcheck synccheck)
     sanitize_test(sanitize.clean.${t}.cublaslt_matmul cublaslt_matmul sanitize/no_errors.expected
                   OPTS --tool ${t} --error-exitcode 3 ARGS all)
+    sanitize_test(sanitize.clean.${t}.cublaslt_api cublaslt_api sanitize/no_errors.expected
+                  OPTS --tool ${t} --error-exitcode 3)
   endforeach()
 endif()
