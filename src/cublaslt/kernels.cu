@@ -36,9 +36,9 @@ struct Dev {
   const void* b;
   int64_t ldb, sb;
   const void* c;
-  int64_t ldc, sc;
+  int64_t c_rs, c_cs, sc;
   void* d;
-  int64_t ldd, sd;
+  int64_t d_rs, d_cs, sd;
   unsigned epi;
   const void* bias;
   int64_t bias_stride;
@@ -104,7 +104,7 @@ __global__ void __launch_bounds__(kDim* kDim) matmul_kernel(Dev p, TS alpha, con
       if (in) {
         // alpha == 0: A and B do not count, beta == 0: C is not read.
         const TA ab = al == TA(0) ? TA(0) : al * acc[i][j];
-        x = be == TA(0) ? ab : fma(be, TA(widen(c[r + cl * p.ldc])), ab);
+        x = be == TA(0) ? ab : fma(be, TA(widen(c[r * p.c_rs + cl * p.c_cs])), ab);
         if (bias) x += TA(widen(bias[r]));
         TA y = x;
         const int64_t at = r + cl * p.aux_ld;
@@ -113,7 +113,7 @@ __global__ void __launch_bounds__(kDim* kDim) matmul_kernel(Dev p, TS alpha, con
         if (gelu_out) gaux[at] = narrow<TO>(x);
         if (mask_in) y = (mask[at / 8] >> (at % 8)) & 1 ? x : TA(0);
         if (gelu_in) y = x * gelu_grad(TA(widen(gaux[at])));
-        d[r + cl * p.ldd] = narrow<TO>(y);
+        d[r * p.d_rs + cl * p.d_cs] = narrow<TO>(y);
       }
       if (mask_out) positive[tx + kDim * j][ty + kDim * i] = in && x > TA(0);
     }
@@ -166,8 +166,8 @@ cudaError_t matmul_as(cudaStream_t s, const MatmulArgs& m) {
   TS al{}, be{};
   if (m.alpha_host) std::memcpy(&al, m.alpha_host, sizeof(TS));
   if (m.beta_host) std::memcpy(&be, m.beta_host, sizeof(TS));
-  Dev p{m.ta, m.tb, m.m, m.n, m.k, 0, m.a, m.lda, m.sa, m.b, m.ldb, m.sb, m.c, m.ldc, m.sc, m.d, m.ldd, m.sd,
-        m.epilogue, m.bias, m.bias_stride, m.aux, m.aux_ld, m.aux_stride};
+  Dev p{m.ta, m.tb, m.m, m.n, m.k, 0, m.a, m.lda, m.sa, m.b, m.ldb, m.sb, m.c, m.c_rs, m.c_cs, m.sc,
+        m.d, m.d_rs, m.d_cs, m.sd, m.epilogue, m.bias, m.bias_stride, m.aux, m.aux_ld, m.aux_stride};
   constexpr int kMaxZ = 65535;  // grid z limit: larger batches go in chunks
   for (int b0 = 0; b0 < m.batch; b0 += kMaxZ) {
     const int nb = m.batch - b0 < kMaxZ ? m.batch - b0 : kMaxZ;
@@ -180,7 +180,7 @@ cudaError_t matmul_as(cudaStream_t s, const MatmulArgs& m) {
   switch (m.epilogue) {
     case CUBLASLT_EPILOGUE_DRELU_BGRAD:
     case CUBLASLT_EPILOGUE_DGELU_BGRAD:  // rows of D
-      return launch_row_sum<TO, TO, TA>(s, m.m, m.n, m.d, 1, m.ldd, m.sd, m.bias, m.bias_stride, m.batch);
+      return launch_row_sum<TO, TO, TA>(s, m.m, m.n, m.d, m.d_rs, m.d_cs, m.sd, m.bias, m.bias_stride, m.batch);
     case CUBLASLT_EPILOGUE_BGRADA:  // rows of op(A): A(i, kk), or A(kk, i) transposed
       return launch_row_sum<TI, TO, TA>(s, m.m, m.k, m.a, m.ta ? m.lda : 1, m.ta ? 1 : m.lda, m.sa, m.bias,
                                         m.bias_stride, m.batch);

@@ -13,8 +13,8 @@ namespace softgpu::cublaslt {
 
 using cublas::GemmCombo;
 
-// One cublasLtMatmul, column-major, batch i at base + i*stride of each
-// operand: D = epilogue(alpha op(A) op(B) + beta C [+ bias]). C and D have
+// One cublasLtMatmul, batch i at base + i*stride of each operand (A and B
+// column-major, a row-major one already folded into ta / tb): D = epilogue(alpha op(A) op(B) + beta C [+ bias]). C and D have
 // the same type (D may be C). Scalars: alpha_host / beta_host point at the
 // host value, or alpha_dev / beta_dev at device memory (wins when
 // non-null), of the combination's scale type. beta == 0 never reads C.
@@ -30,10 +30,12 @@ struct MatmulArgs {
   int64_t lda, sa;
   const void* b;
   int64_t ldb, sb;
+  // C and D: element (r, c) at r*rs + c*cs (column-major: rs 1, cs ld;
+  // row-major: rs ld, cs 1).
   const void* c;
-  int64_t ldc, sc;
+  int64_t c_rs, c_cs, sc;
   void* d;
-  int64_t ldd, sd;
+  int64_t d_rs, d_cs, sd;
   // cublasLtEpilogue_t; bias (D's type) is read for the BIAS forms and
   // written for the bias gradients (DRELU_BGRAD, DGELU_BGRAD: sums of D's
   // rows; BGRADA: sums of op(A)'s rows, BGRADB: of op(B)'s columns, over k).

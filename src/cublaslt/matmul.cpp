@@ -1,15 +1,19 @@
 // cublasLtMatmul and cublasLtMatmulAlgoGetHeuristic: the problem's checks
 // (shared by both), then the kernels of kernels.cu on the caller's stream.
+// Column-major (CUBLASLT_ORDER_COL) and row-major (_ROW) layouts, each
+// matrix its own.
 // One algorithm (the tiled SIMT kernel), needing no workspace.
 //
 // Statuses: a null handle is NOT_INITIALIZED; an uninitialized descriptor,
-// shapes that do not match (A op(A) m x k, B k x n, C and D m x n), ld below
-// the rows, a null bias or aux pointer an epilogue needs, an aux ld or batch
-// stride that is not the multiple the docs require (128 bits for the ReLU
-// mask, 8 elements for the GELU input) are INVALID_VALUE; a combination
-// softgpu does not implement (types, row-major or other orders, vector
-// pointer modes, unequal batch counts, C's type other than D's, ...) is
-// NOT_SUPPORTED with one line on stderr naming the call and the combination.
+// shapes that do not match (op(A) m x k, op(B) k x n, C and D m x n), ld
+// below the rows (row-major: the columns), a null bias or aux pointer an
+// epilogue needs, an aux ld or batch stride that is not the multiple the
+// docs require (128 bits for the ReLU mask, 8 elements for the GELU input)
+// are INVALID_VALUE; a combination softgpu does not implement (types, orders
+// other than column- and row-major, an aux epilogue with a row-major D,
+// vector pointer modes, unequal batch counts, C's type other than D's, ...)
+// is NOT_SUPPORTED with one line on stderr naming the call and the
+// combination.
 #include <climits>
 #include <cstdio>
 
@@ -62,22 +66,26 @@ cublasStatus_t plan(const char* call, cublasLtMatmulDesc_t pd, cublasLtMatrixLay
   if (!d || !a || !b || !c || !dl) return CUBLAS_STATUS_INVALID_VALUE;
   char what[256];
   for (const Layout* l : {a, b, c, dl}) {
-    if (l->order != CUBLASLT_ORDER_COL) {
-      std::snprintf(what, sizeof what, "matrix order %d (only CUBLASLT_ORDER_COL)", l->order);
+    if (l->order != CUBLASLT_ORDER_COL && l->order != CUBLASLT_ORDER_ROW) {
+      std::snprintf(what, sizeof what, "matrix order %d (only CUBLASLT_ORDER_COL and _ROW)", l->order);
       return unsupported(call, what);
     }
     if (l->plane_offset != 0 || l->batch_mode != 0) return unsupported(call, "a planar or pointer-array layout");
     if (l->rows > uint64_t(INT_MAX) || l->cols > uint64_t(INT_MAX)) return unsupported(call, "a dimension over 2^31-1");
-    if (l->ld < 0 || l->ld < int64_t(l->rows > 1 ? l->rows : 1)) return CUBLAS_STATUS_INVALID_VALUE;
+    const uint64_t inner = l->order == CUBLASLT_ORDER_COL ? l->rows : l->cols;  // ld covers a column / a row
+    if (l->ld < 0 || l->ld < int64_t(inner > 1 ? inner : 1)) return CUBLAS_STATUS_INVALID_VALUE;
     if (l->batch_count < 1) return CUBLAS_STATUS_INVALID_VALUE;
   }
   if (!op(d->trans_a, out.ta) || !op(d->trans_b, out.tb) || d->trans_c != CUBLAS_OP_N)
     return CUBLAS_STATUS_INVALID_VALUE;
+  // The shapes below are of the matrices as described; the kernel then reads
+  // a row-major A (B) as the column-major storage of its transpose.
+  const bool ta_desc = out.ta, tb_desc = out.tb;
   out.m = int(dl->rows);
   out.n = int(dl->cols);
-  out.k = int(out.ta ? a->rows : a->cols);
-  const uint64_t am = out.ta ? a->cols : a->rows;
-  const uint64_t bk = out.tb ? b->cols : b->rows, bn = out.tb ? b->rows : b->cols;
+  out.k = int(ta_desc ? a->rows : a->cols);
+  const uint64_t am = ta_desc ? a->cols : a->rows;
+  const uint64_t bk = tb_desc ? b->cols : b->rows, bn = tb_desc ? b->rows : b->cols;
   if (am != dl->rows || bk != uint64_t(out.k) || bn != dl->cols || c->rows != dl->rows || c->cols != dl->cols)
     return CUBLAS_STATUS_INVALID_VALUE;
   out.batch = dl->batch_count;
@@ -112,8 +120,11 @@ cublasStatus_t plan(const char* call, cublasLtMatmulDesc_t pd, cublasLtMatrixLay
   }
   out.lda = a->ld, out.sa = a->batch_stride;
   out.ldb = b->ld, out.sb = b->batch_stride;
-  out.ldc = c->ld, out.sc = c->batch_stride;
-  out.ldd = dl->ld, out.sd = dl->batch_stride;
+  if (a->order == CUBLASLT_ORDER_ROW) out.ta = !out.ta;
+  if (b->order == CUBLASLT_ORDER_ROW) out.tb = !out.tb;
+  const bool c_row = c->order == CUBLASLT_ORDER_ROW, d_row = dl->order == CUBLASLT_ORDER_ROW;
+  out.c_rs = c_row ? c->ld : 1, out.c_cs = c_row ? 1 : c->ld, out.sc = c->batch_stride;
+  out.d_rs = d_row ? dl->ld : 1, out.d_cs = d_row ? 1 : dl->ld, out.sd = dl->batch_stride;
   out.epilogue = e;
   out.bias = const_cast<void*>(d->bias);
   out.bias_stride = d->bias_batch_stride;
@@ -128,6 +139,7 @@ cublasStatus_t plan(const char* call, cublasLtMatmulDesc_t pd, cublasLtMatrixLay
   const bool gelu_aux = e == CUBLASLT_EPILOGUE_GELU_AUX || e == CUBLASLT_EPILOGUE_GELU_AUX_BIAS ||
                         e == CUBLASLT_EPILOGUE_DGELU || e == CUBLASLT_EPILOGUE_DGELU_BGRAD;
   if ((bias_in || bias_out) && !d->bias) return CUBLAS_STATUS_INVALID_VALUE;
+  if ((mask || gelu_aux) && d_row) return unsupported(call, "an aux epilogue with a row-major D");
   if (mask || gelu_aux) {
     const int64_t mult = mask ? 128 : 8;
     if (!d->aux || d->aux_ld < out.m || d->aux_ld % mult != 0) return CUBLAS_STATUS_INVALID_VALUE;
@@ -187,7 +199,8 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t h, cublasLtMatmulDesc_t op_desc, 
   if (args.m == 0 || args.n == 0) return CUBLAS_STATUS_SUCCESS;
   if (!a || !b || !c || !d) return CUBLAS_STATUS_INVALID_VALUE;
   // In place (D == C) needs the same layout.
-  if (c == d && (args.ldc != args.ldd || args.sc != args.sd)) return CUBLAS_STATUS_INVALID_VALUE;
+  if (c == d && (args.c_rs != args.d_rs || args.c_cs != args.d_cs || args.sc != args.sd))
+    return CUBLAS_STATUS_INVALID_VALUE;
   const bool dev = lt::desc(op_desc)->pointer_mode == CUBLASLT_POINTER_MODE_DEVICE;
   args.alpha_host = dev ? nullptr : alpha;
   args.alpha_dev = dev ? alpha : nullptr;

@@ -175,10 +175,29 @@ static int statuses(cublasLtHandle_t lt) {
   CHECK_LT(set_desc(op, CUBLASLT_MATMUL_DESC_POINTER_MODE, (int32_t)CUBLASLT_POINTER_MODE_DEVICE_VECTOR));
   EXPECT_LT(mm(lt, op, l8, l8), CUBLAS_STATUS_NOT_SUPPORTED);
   CHECK_LT(set_desc(op, CUBLASLT_MATMUL_DESC_POINTER_MODE, (int32_t)CUBLASLT_POINTER_MODE_HOST));
-  cublasLtMatrixLayout_t row;
+  cublasLtMatrixLayout_t row, col32, row8x4;
   CHECK_LT(cublasLtMatrixLayoutCreate(&row, CUDA_R_32F, 8, 8, 8));
   CHECK_LT(set_layout(row, CUBLASLT_MATRIX_LAYOUT_ORDER, (int32_t)CUBLASLT_ORDER_ROW));
-  EXPECT_LT(mm(lt, op, row, l8), CUBLAS_STATUS_NOT_SUPPORTED);
+  CHECK_LT(mm(lt, op, row, l8));
+  CHECK_LT(cublasLtMatrixLayoutCreate(&col32, CUDA_R_32F, 8, 8, 8));
+  CHECK_LT(set_layout(col32, CUBLASLT_MATRIX_LAYOUT_ORDER, (int32_t)CUBLASLT_ORDER_COL32));
+  EXPECT_LT(mm(lt, op, col32, l8), CUBLAS_STATUS_NOT_SUPPORTED);
+  // Row-major: ld covers a row. An 8x4 A with ld 4 is valid (column-major
+  // would need 8), an 8x8 one with ld 4 is not.
+  cublasLtMatrixLayout_t row4x8;
+  CHECK_LT(cublasLtMatrixLayoutCreate(&row8x4, CUDA_R_32F, 8, 4, 4));
+  CHECK_LT(set_layout(row8x4, CUBLASLT_MATRIX_LAYOUT_ORDER, (int32_t)CUBLASLT_ORDER_ROW));
+  CHECK_LT(cublasLtMatrixLayoutCreate(&row4x8, CUDA_R_32F, 4, 8, 8));
+  CHECK_LT(set_layout(row4x8, CUBLASLT_MATRIX_LAYOUT_ORDER, (int32_t)CUBLASLT_ORDER_ROW));
+  CHECK_LT(mm(lt, op, row8x4, row4x8));
+  CHECK_LT(set_layout(row8x4, CUBLASLT_MATRIX_LAYOUT_COLS, (uint64_t)8));
+  EXPECT_LT(mm(lt, op, row8x4, l8), CUBLAS_STATUS_INVALID_VALUE);
+  // An aux epilogue with a row-major D.
+  CHECK_LT(set_desc(op, CUBLASLT_MATMUL_DESC_EPILOGUE, (uint32_t)CUBLASLT_EPILOGUE_RELU_AUX));
+  EXPECT_LT(cublasLtMatmul(lt, op, &one, buf, l8, buf, l8, &one, buf + 512, row, buf + 512, row, nullptr, nullptr,
+                           0, 0),
+            CUBLAS_STATUS_NOT_SUPPORTED);
+  CHECK_LT(set_desc(op, CUBLASLT_MATMUL_DESC_EPILOGUE, (uint32_t)CUBLASLT_EPILOGUE_DEFAULT));
   cublasLtMatrixLayout_t h8, d8;
   CHECK_LT(cublasLtMatrixLayoutCreate(&h8, CUDA_R_16F, 8, 8, 8));
   CHECK_LT(cublasLtMatrixLayoutCreate(&d8, CUDA_R_64F, 8, 8, 8));
@@ -192,7 +211,7 @@ static int statuses(cublasLtHandle_t lt) {
   EXPECT_LT(cublasLtMatrixTransform(lt, nullptr, &one, buf, l8, &one, buf, l8, buf, l8, 0),
             CUBLAS_STATUS_NOT_SUPPORTED);
   CHECK(cudaDeviceSynchronize());
-  for (auto x : {l8, l8x4, l8_ld4, row, h8, d8}) CHECK_LT(cublasLtMatrixLayoutDestroy(x));
+  for (auto x : {l8, l8x4, l8_ld4, row, col32, row8x4, row4x8, h8, d8}) CHECK_LT(cublasLtMatrixLayoutDestroy(x));
   CHECK_LT(cublasLtMatmulDescDestroy(op));
   CHECK_LT(cublasLtMatmulDescDestroy(wrong_scale));
   CHECK_LT(cublasLtMatmulPreferenceDestroy(pref));

@@ -7,7 +7,8 @@
 //   epilogues: each of the 16 epilogues with f32, f16 (C/D 16F), bf16 (C/D
 //              16BF) and f64, three shapes each.
 // Every case: lda/ldb/ldc/ldd larger than the rows (padding of D must stay
-// untouched), D a separate matrix with its own ld (C must stay untouched) or
+// untouched), column-major or (every mixture of A, B, C, D in turn on some
+// cases) row-major layouts, D a separate matrix with its own ld (C must stay untouched) or
 // D == C in place, strided batches of 2 (with gaps) on some cases, alpha and
 // beta from host or device memory (CUBLASLT_MATMUL_DESC_POINTER_MODE),
 // beta = 0 over C full of NaN on some, the algo from
@@ -101,15 +102,18 @@ struct Case {
   cublasOperation_t ta, tb;
   int m, n, k, batch;
   bool device, beta_zero, in_place;
+  unsigned row_major;  // bits: 1 A, 2 B, 4 C, 8 D in CUBLASLT_ORDER_ROW
 };
+static long ix(bool row, long i, long j, long ld) { return row ? i * ld + j : i + j * ld; }
 static long checks = 0;
 
 static int fail(const Case& t, const char* what, int q, long i, long j, double got, double want, double tol) {
   std::fprintf(stderr,
-               "FAIL %s %s %s%s m=%d n=%d k=%d batch=%d %s%s%s: %s[%d](%ld,%ld) = %.9g, expected %.9g (tol %.3g)\n",
+               "FAIL %s %s %s%s m=%d n=%d k=%d batch=%d %s%s%s row-major %x: %s[%d](%ld,%ld) = %.9g, expected %.9g "
+               "(tol %.3g)\n",
                t.cb->name, t.epi_name, op_name(t.ta), op_name(t.tb), t.m, t.n, t.k, t.batch,
-               t.device ? "device" : "host", t.beta_zero ? " beta=0" : "", t.in_place ? " D==C" : "", what, q, i, j,
-               got, want, tol);
+               t.device ? "device" : "host", t.beta_zero ? " beta=0" : "", t.in_place ? " D==C" : "", t.row_major,
+               what, q, i, j, got, want, tol);
   return 1;
 }
 
@@ -126,8 +130,13 @@ static int run_case(cublasLtHandle_t lt, const Case& t) {
   const int m = t.m, n = t.n, k = t.k, batch = t.batch;
   const bool tra = t.ta != CUBLAS_OP_N, trb = t.tb != CUBLAS_OP_N;
   const int ar = tra ? k : m, ac = tra ? m : k, br = trb ? n : k, bc = trb ? k : n;
-  const long lda = ar + 1, ldb = br + 2, ldc = m + 3, ldd = t.in_place ? ldc : m + 1;
-  const long sa = lda * ac + 5, sb = ldb * bc + 7, sc = ldc * n + 11, sd = t.in_place ? sc : ldd * n + 3;
+  const bool arow = t.row_major & 1, brow = t.row_major & 2, crow = t.row_major & 4,
+             drow = t.in_place ? crow : (t.row_major & 8) != 0;
+  // ld: one past the column (column-major) or the row (row-major), plus padding.
+  const long lda = (arow ? ac : ar) + 1, ldb = (brow ? bc : br) + 2, ldc = (crow ? n : m) + 3;
+  const long ldd = t.in_place ? ldc : (drow ? n : m) + 1;
+  const long sa = lda * (arow ? ar : ac) + 5, sb = ldb * (brow ? br : bc) + 7, sc = ldc * (crow ? m : n) + 11;
+  const long sd = t.in_place ? sc : ldd * (drow ? m : n) + 3;
   const size_t ea = tsize(cb.ab), ed = tsize(cb.cd);
   const double sentinel = 1152, nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<unsigned char> a(sa * batch * ea), b(sb * batch * ea), c(sc * batch * ed), d(sd * batch * ed);
@@ -137,7 +146,7 @@ static int run_case(cublasLtHandle_t lt, const Case& t) {
   for (long i = 0; i < sd * batch; ++i) put(cb.cd, d.data(), i, sentinel);
   for (int q = 0; q < batch; ++q)
     for (long j = 0; j < n; ++j)
-      for (long i = 0; i < m; ++i) put(cb.cd, c.data(), q * sc + i + j * ldc, t.beta_zero ? nan : urand());
+      for (long i = 0; i < m; ++i) put(cb.cd, c.data(), q * sc + ix(crow, i, j, ldc), t.beta_zero ? nan : urand());
   // Bias (input or gradient output), aux (bit mask or GELU input).
   const long blen = e == CUBLASLT_EPILOGUE_BGRADB ? n : m, bstride = blen + 3;
   std::vector<unsigned char> bias(bstride * batch * ed);
@@ -192,6 +201,9 @@ static int run_case(cublasLtHandle_t lt, const Case& t) {
   CHECK_LT(cublasLtMatrixLayoutCreate(&ld, cb.cd, m, n, ldd));
   const cublasLtMatrixLayout_t lays[] = {la, lb, lc, ld};
   const int64_t strides[] = {sa, sb, sc, sd};
+  const bool rows[] = {arow, brow, crow, drow};
+  for (int i = 0; i < 4; ++i)
+    if (rows[i]) CHECK_LT(set_layout(lays[i], CUBLASLT_MATRIX_LAYOUT_ORDER, (int32_t)CUBLASLT_ORDER_ROW));
   for (int i = 0; i < 4 && batch > 1; ++i) {
     CHECK_LT(set_layout(lays[i], CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, (int32_t)batch));
     CHECK_LT(set_layout(lays[i], CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, strides[i]));
@@ -222,22 +234,26 @@ static int run_case(cublasLtHandle_t lt, const Case& t) {
   const double u_acc = f64 ? 0x1p-53 : 0x1p-24, u_out = unit(cb.cd), e_f = f64 ? 0x1p-45 : 0x1p-20;
   for (int q = 0; q < batch; ++q) {
     std::vector<double> row_sum(m, 0), row_tol(m, 0), row_abs(m, 0);
+    if (!t.in_place)  // D's padding and the gap to the next batch
+      for (long at = 0; at < sd; ++at) {
+        const long i = drow ? at / ldd : at % ldd, j = drow ? at % ldd : at / ldd;
+        const double g = get(cb.cd, got_d.data(), q * sd + at);
+        if ((i >= m || j >= n) && g != sentinel) return fail(t, "D padding", q, i, j, g, sentinel, 0);
+      }
     for (long j = 0; j < n; ++j)
-      for (long i = 0; i < ldd; ++i) {
-        const double g = get(cb.cd, got_d.data(), q * sd + i + j * ldd);
-        if (i >= m) {
-          if (g != sentinel) return fail(t, "D padding", q, i, j, g, sentinel, 0);
-          continue;
-        }
+      for (long i = 0; i < m; ++i) {
+        const double g = get(cb.cd, got_d.data(), q * sd + ix(drow, i, j, ldd));
         double x = 0, mag = 0;
         for (long p = 0; p < k; ++p) {
-          const double av = round_in(cb.round, get(cb.ab, a.data(), q * sa + (tra ? p + i * lda : i + p * lda)));
-          const double bv = round_in(cb.round, get(cb.ab, b.data(), q * sb + (trb ? j + p * ldb : p + j * ldb)));
+          const long ai = tra ? ix(arow, p, i, lda) : ix(arow, i, p, lda);
+          const long bi = trb ? ix(brow, j, p, ldb) : ix(brow, p, j, ldb);
+          const double av = round_in(cb.round, get(cb.ab, a.data(), q * sa + ai));
+          const double bv = round_in(cb.round, get(cb.ab, b.data(), q * sb + bi));
           x += alpha_v * av * bv;
           mag += std::fabs(alpha_v * av * bv);
         }
         if (!t.beta_zero) {
-          const double cv = get(cb.cd, c.data(), q * sc + i + j * ldc);
+          const double cv = get(cb.cd, c.data(), q * sc + ix(crow, i, j, ldc));
           x += beta_v * cv;
           mag += std::fabs(beta_v * cv);
         }
@@ -296,9 +312,10 @@ static int run_case(cublasLtHandle_t lt, const Case& t) {
       if (e == CUBLASLT_EPILOGUE_BGRADA || e == CUBLASLT_EPILOGUE_BGRADB) {
         double s = 0, sabs = 0;
         for (long p = 0; p < k; ++p) {
-          const double v = e == CUBLASLT_EPILOGUE_BGRADA
-                               ? get(cb.ab, a.data(), q * sa + (tra ? p + i * lda : i + p * lda))
-                               : get(cb.ab, b.data(), q * sb + (trb ? i + p * ldb : p + i * ldb));
+          const double v =
+              e == CUBLASLT_EPILOGUE_BGRADA
+                  ? get(cb.ab, a.data(), q * sa + (tra ? ix(arow, p, i, lda) : ix(arow, i, p, lda)))
+                  : get(cb.ab, b.data(), q * sb + (trb ? ix(brow, i, p, ldb) : ix(brow, p, i, ldb)));
           s += v;
           sabs += std::fabs(v);
         }
@@ -332,8 +349,9 @@ static int part_types(cublasLtHandle_t lt) {
         for (int ki = 0; ki < 3; ++ki) {
           if ((mi == 2) + (ni == 2) + (ki == 2) > 1) continue;
           ++v;
+          const unsigned order = v % 4 == 1 ? (v / 4) % 15 + 1 : 0;  // every mixture of orders in turn
           Case t{&cb, "DEFAULT", CUBLASLT_EPILOGUE_DEFAULT, kOps[v % 3], kOps[(v / 3) % 3], sizes[mi], sizes[ni],
-                 sizes[ki], v % 3 == 0 ? 2 : 1, v % 2 == 1, v % 5 == 0, v % 4 == 0};
+                 sizes[ki], v % 3 == 0 ? 2 : 1, v % 2 == 1, v % 5 == 0, v % 4 == 0, order};
           if (run_case(lt, t)) return 1;
         }
   return 0;
@@ -349,8 +367,11 @@ static int part_epilogues(cublasLtHandle_t lt) {
     for (const Combo* cb : kEpiCombos)
       for (const Shape& s : shapes) {
         ++v;
+        // Some cases row-major; D stays column-major where the epilogue has an aux matrix.
+        unsigned order = v % 4 == 3 ? (v / 4) % 15 + 1 : 0;
+        if (mask_in(ep.e) || mask_out(ep.e) || gaux_in(ep.e) || gaux_out(ep.e)) order &= ~12u;  // D (and C: D == C)
         Case t{cb, ep.name, ep.e, kOps[v % 3], kOps[(v / 3) % 3], s.m, s.n, s.k, v % 3 == 1 ? 2 : 1, v % 2 == 0,
-               v % 7 == 0, v % 5 == 0};
+               v % 7 == 0, v % 5 == 0, order};
         if (run_case(lt, t)) return 1;
       }
   return 0;
