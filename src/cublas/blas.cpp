@@ -1,5 +1,6 @@
-// Level 1 (S, D), Level 2 gemv (S, D), Level 3 gemm and gemmStridedBatched
-// (S, D), Hgemm(StridedBatched), gemmEx and gemmStridedBatchedEx, and the geam extension
+// Level 1 (S, D), Level 2 gemv (S, D), Level 3 gemm, gemmStridedBatched and
+// gemmBatched (S, D, H), Hgemm, gemmEx, gemmStridedBatchedEx and
+// gemmBatchedEx, and the geam extension
 // (S, D): argument checks, pointer modes, then
 // the kernels of kernels.cu on the handle's stream; gemm calls cuBLAS would
 // run on tensor cores (tensor_core.h) go to those of kernels_tc.cu.
@@ -183,76 +184,6 @@ cublasStatus_t gemm_strided_batched(cublasHandle_t h, cublasOperation_t transa, 
                                                   ldb, stride_b, be.value, be.dev, c, ldc, stride_c, batch));
 }
 
-const char* type_name(cudaDataType t) {
-  switch (t) {
-    case CUDA_R_16F: return "CUDA_R_16F";
-    case CUDA_R_16BF: return "CUDA_R_16BF";
-    case CUDA_R_32F: return "CUDA_R_32F";
-    case CUDA_R_64F: return "CUDA_R_64F";
-    case CUDA_R_8I: return "CUDA_R_8I";
-    case CUDA_R_32I: return "CUDA_R_32I";
-    case CUDA_C_32F: return "CUDA_C_32F";
-    case CUDA_C_64F: return "CUDA_C_64F";
-    default: return "cudaDataType(?)";
-  }
-}
-const char* compute_name(cublasComputeType_t t) {
-  switch (t) {
-    case CUBLAS_COMPUTE_16F: return "CUBLAS_COMPUTE_16F";
-    case CUBLAS_COMPUTE_16F_PEDANTIC: return "CUBLAS_COMPUTE_16F_PEDANTIC";
-    case CUBLAS_COMPUTE_32F: return "CUBLAS_COMPUTE_32F";
-    case CUBLAS_COMPUTE_32F_PEDANTIC: return "CUBLAS_COMPUTE_32F_PEDANTIC";
-    case CUBLAS_COMPUTE_32F_FAST_16F: return "CUBLAS_COMPUTE_32F_FAST_16F";
-    case CUBLAS_COMPUTE_32F_FAST_16BF: return "CUBLAS_COMPUTE_32F_FAST_16BF";
-    case CUBLAS_COMPUTE_32F_FAST_TF32: return "CUBLAS_COMPUTE_32F_FAST_TF32";
-    case CUBLAS_COMPUTE_64F: return "CUBLAS_COMPUTE_64F";
-    case CUBLAS_COMPUTE_64F_PEDANTIC: return "CUBLAS_COMPUTE_64F_PEDANTIC";
-    case CUBLAS_COMPUTE_32I: return "CUBLAS_COMPUTE_32I";
-    case CUBLAS_COMPUTE_32I_PEDANTIC: return "CUBLAS_COMPUTE_32I_PEDANTIC";
-    default: return "cublasComputeType_t(?)";
-  }
-}
-
-// The rows of cuBLAS's table of gemmEx type combinations that softgpu
-// implements (real types; 8I and complex are not implemented):
-//   16F, 16F_PEDANTIC:        A/B 16F,  C 16F,        scalars f16
-//   32F, 32F_PEDANTIC:        A/B 16F,  C 16F or 32F; A/B 16BF, C 16BF or
-//                             32F; A/B 32F, C 32F;     scalars f32
-//   32F_FAST_16F/16BF/TF32:   A/B 32F,  C 32F (inputs rounded to f16 /
-//                             bf16 / tf32 first),     scalars f32
-//   64F, 64F_PEDANTIC:        A/B 64F,  C 64F,        scalars f64
-bool gemm_combo(cudaDataType at, cudaDataType bt, cudaDataType ct, cublasComputeType_t comp, GemmCombo& out) {
-  if (at != bt) return false;
-  switch (comp) {
-    case CUBLAS_COMPUTE_16F:
-    case CUBLAS_COMPUTE_16F_PEDANTIC:
-      if (at == CUDA_R_16F && ct == CUDA_R_16F) return out = GemmCombo::h_h_scale_h, true;
-      return false;
-    case CUBLAS_COMPUTE_32F:
-    case CUBLAS_COMPUTE_32F_PEDANTIC:
-      if (at == CUDA_R_16F && ct == CUDA_R_16F) return out = GemmCombo::h_h, true;
-      if (at == CUDA_R_16F && ct == CUDA_R_32F) return out = GemmCombo::h_f, true;
-      if (at == CUDA_R_16BF && ct == CUDA_R_16BF) return out = GemmCombo::bf_bf, true;
-      if (at == CUDA_R_16BF && ct == CUDA_R_32F) return out = GemmCombo::bf_f, true;
-      if (at == CUDA_R_32F && ct == CUDA_R_32F) return out = GemmCombo::f_f, true;
-      return false;
-    case CUBLAS_COMPUTE_32F_FAST_TF32:
-      if (at == CUDA_R_32F && ct == CUDA_R_32F) return out = GemmCombo::f_f_tf32, true;
-      return false;
-    case CUBLAS_COMPUTE_32F_FAST_16F:
-      if (at == CUDA_R_32F && ct == CUDA_R_32F) return out = GemmCombo::f_f_via_h, true;
-      return false;
-    case CUBLAS_COMPUTE_32F_FAST_16BF:
-      if (at == CUDA_R_32F && ct == CUDA_R_32F) return out = GemmCombo::f_f_via_bf, true;
-      return false;
-    case CUBLAS_COMPUTE_64F:
-    case CUBLAS_COMPUTE_64F_PEDANTIC:
-      if (at == CUDA_R_64F && ct == CUDA_R_64F) return out = GemmCombo::d_d, true;
-      return false;
-    default: return false;
-  }
-}
-
 // The algorithms cuBLAS declares: DEFAULT, ALGO0..23, DEFAULT_TENSOR_OP,
 // ALGO0..15_TENSOR_OP. The algo does not choose the kernel here: the
 // types, compute type and math mode do (tensor_core.h).
@@ -262,14 +193,17 @@ bool known_algo(cublasGemmAlgo_t algo) {
          (a >= CUBLAS_GEMM_DEFAULT_TENSOR_OP && a <= CUBLAS_GEMM_ALGO15_TENSOR_OP);
 }
 
-// gemmEx / gemmStridedBatchedEx / Hgemm: the statuses of gemm, then
+// gemmEx / gemmStridedBatchedEx / gemmBatchedEx / Hgemm (and the S/D/H
+// gemmBatched): the statuses of gemm, then
 // NOT_SUPPORTED (with one line on stderr naming the types) for a type
-// combination or algorithm softgpu does not implement.
+// combination or algorithm softgpu does not implement. `arrays` non-null:
+// the batched form, arrays[0..2] the device arrays of A, B and C pointers
+// (INVALID_VALUE when one is null and there is work to do).
 cublasStatus_t gemm_ex(const char* name, cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m,
                        int n, int k, const void* alpha, const void* a, cudaDataType at, int lda, long long sa,
                        const void* b, cudaDataType bt, int ldb, long long sb, const void* beta, void* c,
                        cudaDataType ct, int ldc, long long sc, int batch, cublasComputeType_t comp,
-                       cublasGemmAlgo_t algo) {
+                       cublasGemmAlgo_t algo, const void* const* const* arrays = nullptr) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   bool ta, tb;
   if (auto st = gemm_args(transa, transb, m, n, k, lda, ldb, ldc, ta, tb); st != CUBLAS_STATUS_SUCCESS) return st;
@@ -286,6 +220,13 @@ cublasStatus_t gemm_ex(const char* name, cublasHandle_t h, cublasOperation_t tra
   }
   if (m == 0 || n == 0 || batch == 0) return CUBLAS_STATUS_SUCCESS;
   const bool dev = h->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+  if (arrays) {
+    if (!arrays[0] || !arrays[1] || !arrays[2]) return CUBLAS_STATUS_INVALID_VALUE;
+    return from_cuda(launch_gemm_batched_ex(h->stream, combo, ta, tb, m, n, k, dev ? nullptr : alpha,
+                                            dev ? alpha : nullptr, arrays[0], lda, arrays[1], ldb,
+                                            dev ? nullptr : beta, dev ? beta : nullptr,
+                                            const_cast<void* const*>(arrays[2]), ldc, batch));
+  }
   if (TcGemm tc; tensor_core_route(h->math_mode, comp, combo, tc))
     return from_cuda(launch_gemm_tc(h->stream, tc, ta, tb, m, n, k, dev ? nullptr : alpha, dev ? alpha : nullptr, a,
                                     lda, sa, b, ldb, sb, dev ? nullptr : beta, dev ? beta : nullptr, c, ldc, sc,
@@ -332,6 +273,18 @@ cublasStatus_t geam(cublasHandle_t h, cublasOperation_t transa, cublasOperation_
   auto al = scalar(h, alpha), be = scalar(h, beta);
   return from_cuda(launch_geam<T>(h->stream, ta, tb, m, n, al.value, al.dev, a, lda, be.value, be.dev, b, ldb, c,
                                   ldc));
+}
+
+// S/D/HgemmBatched: gemmBatchedEx with the type and compute type of the name.
+template <typename T>
+cublasStatus_t gemm_batched(const char* name, cudaDataType type, cublasComputeType_t comp, cublasHandle_t h,
+                            cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const T* alpha,
+                            const T* const a[], int lda, const T* const b[], int ldb, const T* beta, T* const c[],
+                            int ldc, int batch) {
+  const void* const* arrays[3] = {reinterpret_cast<const void* const*>(a), reinterpret_cast<const void* const*>(b),
+                                  reinterpret_cast<const void* const*>(c)};
+  return gemm_ex(name, h, transa, transb, m, n, k, alpha, nullptr, type, lda, 0, nullptr, type, ldb, 0, beta,
+                     nullptr, type, ldc, 0, batch, comp, CUBLAS_GEMM_DEFAULT, arrays);
 }
 
 }  // namespace
@@ -425,6 +378,41 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t h, cublasOperation_t tr
                                           int batch, cublasComputeType_t comp, cublasGemmAlgo_t algo) {
   return sc::gemm_ex("cublasGemmStridedBatchedEx", h, transa, transb, m, n, k, alpha, a, at, lda, sa, b, bt, ldb, sb,
                      beta, c, ct, ldc, sc, batch, comp, algo);
+}
+
+
+cublasStatus_t cublasGemmBatchedEx(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
+                                   int k, const void* alpha, const void* const a[], cudaDataType at, int lda,
+                                   const void* const b[], cudaDataType bt, int ldb, const void* beta,
+                                   void* const c[], cudaDataType ct, int ldc, int batch, cublasComputeType_t comp,
+                                   cublasGemmAlgo_t algo) {
+  const void* const* arrays[3] = {a, b, const_cast<const void* const*>(c)};
+  return sc::gemm_ex("cublasGemmBatchedEx", h, transa, transb, m, n, k, alpha, nullptr, at, lda, 0, nullptr, bt, ldb,
+                     0, beta, nullptr, ct, ldc, 0, batch, comp, algo, arrays);
+}
+
+cublasStatus_t cublasSgemmBatched(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
+                                  int k, const float* alpha, const float* const a[], int lda, const float* const b[],
+                                  int ldb, const float* beta, float* const c[], int ldc, int batch) {
+  return sc::gemm_batched("cublasSgemmBatched", CUDA_R_32F, CUBLAS_COMPUTE_32F, h, transa, transb, m, n, k, alpha, a, lda,
+                      b, ldb, beta, c, ldc, batch);
+}
+
+cublasStatus_t cublasDgemmBatched(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
+                                  int k, const double* alpha, const double* const a[], int lda,
+                                  const double* const b[], int ldb, const double* beta, double* const c[], int ldc,
+                                  int batch) {
+  return sc::gemm_batched("cublasDgemmBatched", CUDA_R_64F, CUBLAS_COMPUTE_64F, h, transa, transb, m, n, k, alpha, a, lda,
+                      b, ldb, beta, c, ldc, batch);
+}
+
+// As Hgemm: f16 scalars, accumulated in f32.
+cublasStatus_t cublasHgemmBatched(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
+                                  int k, const __half* alpha, const __half* const a[], int lda,
+                                  const __half* const b[], int ldb, const __half* beta, __half* const c[], int ldc,
+                                  int batch) {
+  return sc::gemm_batched("cublasHgemmBatched", CUDA_R_16F, CUBLAS_COMPUTE_16F, h, transa, transb, m, n, k, alpha, a, lda,
+                      b, ldb, beta, c, ldc, batch);
 }
 
 }  // extern "C"

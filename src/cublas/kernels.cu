@@ -9,6 +9,8 @@
 
 #include <cstring>
 
+#include "gemm_tile.cuh"
+
 namespace softgpu::cublas {
 namespace {
 
@@ -139,97 +141,39 @@ __global__ void amax_kernel(int n, const T* x, int64_t incx, int* out) {
   if (threadIdx.x == 0) *out = idx[0] == 0 ? 1 : idx[0];  // all NaN: the first element
 }
 
-// Tiled GEMM: a block of 16x16 threads computes a 64x64 tile of C, each
-// thread a 4x4 sub-block (rows ty + 16i, columns tx + 16j); A and B go
-// through shared memory 64x16 / 16x64 at a time. Each C element is one fma
-// chain over k in increasing order. blockIdx.z is the batch index (strided
-// batched gemm; strides 0 and one z for plain gemm).
-constexpr int kTile = 64;
-constexpr int kKTile = 16;
-constexpr int kDim = 16;
-constexpr int kPer = kTile / kDim;
+using gemm_tile::InputRound;
+using gemm_tile::kDim;
+using gemm_tile::kPer;
+using gemm_tile::kTile;
+using gemm_tile::narrow;
+using gemm_tile::widen;
 
-// Element conversions of the typed gemm (gemmEx, Hgemm): inputs and C are
-// widened to the accumulation type, the result narrowed once (round to
-// nearest even).
-__device__ __forceinline__ float widen(__half v) { return __half2float(v); }
-__device__ __forceinline__ float widen(__nv_bfloat16 v) { return __bfloat162float(v); }
-__device__ __forceinline__ float widen(float v) { return v; }
-__device__ __forceinline__ double widen(double v) { return v; }
-template <typename T> __device__ __forceinline__ T narrow(float v);
-template <> __device__ __forceinline__ __half narrow<__half>(float v) { return __float2half_rn(v); }
-template <> __device__ __forceinline__ __nv_bfloat16 narrow<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
-template <> __device__ __forceinline__ float narrow<float>(float v) { return v; }
-template <typename T> __device__ __forceinline__ T narrow(double v) { return v; }
-
-// What an f32 input goes through before the product (CUBLAS_COMPUTE_32F_FAST_*):
-// tf32 as the tensor cores round it (10 explicit mantissa bits, nearest with
-// ties away from zero: cvt.rna.tf32.f32), or a round trip through f16 / bf16.
-template <int R>
-__device__ __forceinline__ float round_input(float v) {
-  if constexpr (R == int(InputRound::tf32)) {
-    unsigned u = __float_as_uint(v);
-    if ((u & 0x7f800000u) != 0x7f800000u) u = (u + 0x1000u) & 0xffffe000u;  // inf and NaN as they are
-    return __uint_as_float(u);
-  } else if constexpr (R == int(InputRound::f16)) {
-    return __half2float(__float2half_rn(v));
-  } else if constexpr (R == int(InputRound::bf16)) {
-    return __bfloat162float(__float2bfloat16_rn(v));
-  } else {
-    return v;
-  }
-}
-template <int R>
-__device__ __forceinline__ double round_input(double v) {
-  return v;
-}
-
+// Tiled GEMM (gemm_tile.cuh): a block of 16x16 threads computes a 64x64 tile
+// of C. blockIdx.z is the batch index: batch z at a + z*stride_a etc.
+// (strided batched gemm; strides 0 and one z for plain gemm), or, when
+// a_arr is non-null, at a_arr[z], b_arr[z], c_arr[z] (arrays in device
+// memory: gemmBatched).
 // TI: A and B, TO: C, TA: accumulation (and alpha/beta when applied), TS:
 // the scalars as the caller passes them. S/D gemm is <T, T, T, T, none>.
 template <typename TI, typename TO, typename TA, typename TS, int R>
 __global__ void __launch_bounds__(kDim* kDim)
     gemm_kernel(bool ta, bool tb, int m, int n, int k, TS alpha, const TS* alpha_dev, const TI* a, int64_t lda,
                 int64_t stride_a, const TI* b, int64_t ldb, int64_t stride_b, TS beta, const TS* beta_dev, TO* c,
-                int64_t ldc, int64_t stride_c) {
-  a += stride_a * blockIdx.z;
-  b += stride_b * blockIdx.z;
-  c += stride_c * blockIdx.z;
-  __shared__ TA as[kKTile][kTile + 1];  // as[kk][row]
-  __shared__ TA bs[kKTile][kTile + 1];  // bs[kk][col]
-  const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * kDim + tx;
+                int64_t ldc, int64_t stride_c, const TI* const* a_arr, const TI* const* b_arr, TO* const* c_arr) {
+  if (a_arr) {
+    a = a_arr[blockIdx.z];
+    b = b_arr[blockIdx.z];
+    c = c_arr[blockIdx.z];
+  } else {
+    a += stride_a * blockIdx.z;
+    b += stride_b * blockIdx.z;
+    c += stride_c * blockIdx.z;
+  }
+  __shared__ gemm_tile::Operands<TA> sm;
+  const int tx = threadIdx.x, ty = threadIdx.y;
   const int row0 = blockIdx.x * kTile, col0 = blockIdx.y * kTile;
   TA acc[kPer][kPer];
-  for (int i = 0; i < kPer; ++i)
-    for (int j = 0; j < kPer; ++j) acc[i][j] = 0;
-
-  for (int k0 = 0; k0 < k; k0 += kKTile) {
-    // kTile*kKTile = 1024 elements of each operand, 4 per thread.
-    for (int e = tid; e < kTile * kKTile; e += kDim * kDim) {
-      int r, kk;
-      if (ta) { kk = e % kKTile; r = e / kKTile; } else { r = e % kTile; kk = e / kTile; }
-      int gr = row0 + r, gk = k0 + kk;
-      TA v = 0;
-      if (gr < m && gk < k) v = round_input<R>(widen(ta ? a[gk + gr * lda] : a[gr + gk * lda]));  // op(A)(gr, gk)
-      as[kk][r] = v;
-      int cc;
-      if (tb) { cc = e % kTile; kk = e / kTile; } else { kk = e % kKTile; cc = e / kKTile; }
-      int gc = col0 + cc;
-      gk = k0 + kk;
-      v = 0;
-      if (gc < n && gk < k) v = round_input<R>(widen(tb ? b[gc + gk * ldb] : b[gk + gc * ldb]));  // op(B)(gk, gc)
-      bs[kk][cc] = v;
-    }
-    __syncthreads();
-    const int kn = k - k0 < kKTile ? k - k0 : kKTile;
-    for (int kk = 0; kk < kn; ++kk) {
-      TA av[kPer], bv[kPer];
-      for (int i = 0; i < kPer; ++i) av[i] = as[kk][ty + kDim * i];
-      for (int j = 0; j < kPer; ++j) bv[j] = bs[kk][tx + kDim * j];
-      for (int i = 0; i < kPer; ++i)
-        for (int j = 0; j < kPer; ++j) acc[i][j] = fma(av[i], bv[j], acc[i][j]);
-    }
-    __syncthreads();
-  }
+  gemm_tile::accumulate<TI, TA, R>(sm, acc, ta, tb, m, n, k, a, lda, b, ldb, row0, col0);
 
   const TA al = widen(scalar(alpha, alpha_dev)), be = widen(scalar(beta, beta_dev));
   for (int i = 0; i < kPer; ++i) {
@@ -246,36 +190,58 @@ __global__ void __launch_bounds__(kDim* kDim)
   }
 }
 
+// Pointer arrays of a batched gemm (all null for a strided one).
+template <typename TI, typename TO>
+struct PtrArrays {
+  const TI* const* a = nullptr;
+  const TI* const* b = nullptr;
+  TO* const* c = nullptr;
+};
+
 template <typename TI, typename TO, typename TA, typename TS, int R>
 cudaError_t launch_gemm_typed(cudaStream_t s, bool trans_a, bool trans_b, int m, int n, int k, TS alpha,
                               const TS* alpha_dev, const TI* a, int64_t lda, int64_t stride_a, const TI* b,
                               int64_t ldb, int64_t stride_b, TS beta, const TS* beta_dev, TO* c, int64_t ldc,
-                              int64_t stride_c, int batch) {
+                              int64_t stride_c, int batch, PtrArrays<TI, TO> arr = {}) {
   constexpr int kMaxZ = 65535;  // grid z limit: larger batches go in chunks
   for (int b0 = 0; b0 < batch; b0 += kMaxZ) {
     const int nb = batch - b0 < kMaxZ ? batch - b0 : kMaxZ;
     dim3 grid((m + kTile - 1) / kTile, (n + kTile - 1) / kTile, nb);
-    gemm_kernel<TI, TO, TA, TS, R><<<grid, dim3(kDim, kDim), 0, s>>>(
-        trans_a, trans_b, m, n, k, alpha, alpha_dev, a + stride_a * b0, lda, stride_a, b + stride_b * b0, ldb,
-        stride_b, beta, beta_dev, c + stride_c * b0, ldc, stride_c);
+    if (arr.a) {
+      gemm_kernel<TI, TO, TA, TS, R><<<grid, dim3(kDim, kDim), 0, s>>>(
+          trans_a, trans_b, m, n, k, alpha, alpha_dev, nullptr, lda, 0, nullptr, ldb, 0, beta, beta_dev, nullptr,
+          ldc, 0, arr.a + b0, arr.b + b0, arr.c + b0);
+    } else {
+      gemm_kernel<TI, TO, TA, TS, R><<<grid, dim3(kDim, kDim), 0, s>>>(
+          trans_a, trans_b, m, n, k, alpha, alpha_dev, a + stride_a * b0, lda, stride_a, b + stride_b * b0, ldb,
+          stride_b, beta, beta_dev, c + stride_c * b0, ldc, stride_c, nullptr, nullptr, nullptr);
+    }
     if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   }
   return cudaSuccess;
 }
 
 // gemmEx's combinations (see kernels.h): the host scalars are read as TS.
+// `arrays` non-null: the batched form, arrays[0..2] the A, B, C pointer
+// arrays (a, b, c are then unused).
 template <typename TI, typename TO, typename TA, typename TS, int R>
 cudaError_t gemm_ex_as(cudaStream_t s, bool ta, bool tb, int m, int n, int k, const void* alpha_host,
                        const void* alpha_dev, const void* a, int64_t lda, int64_t sa, const void* b, int64_t ldb,
                        int64_t sb, const void* beta_host, const void* beta_dev, void* c, int64_t ldc, int64_t sc,
-                       int batch) {
+                       int batch, const void* const* const* arrays) {
   TS al{}, be{};
   if (alpha_host) std::memcpy(&al, alpha_host, sizeof(TS));
   if (beta_host) std::memcpy(&be, beta_host, sizeof(TS));
+  PtrArrays<TI, TO> arr;
+  if (arrays) {
+    arr.a = reinterpret_cast<const TI* const*>(arrays[0]);
+    arr.b = reinterpret_cast<const TI* const*>(arrays[1]);
+    arr.c = reinterpret_cast<TO* const*>(const_cast<void* const*>(arrays[2]));
+  }
   return launch_gemm_typed<TI, TO, TA, TS, R>(s, ta, tb, m, n, k, al, static_cast<const TS*>(alpha_dev),
                                               static_cast<const TI*>(a), lda, sa, static_cast<const TI*>(b), ldb, sb,
                                               be, static_cast<const TS*>(beta_dev), static_cast<TO*>(c), ldc, sc,
-                                              batch);
+                                              batch, arr);
 }
 
 // gemv: y = alpha op(A) x + beta y, one thread per element of y, each a fma
@@ -410,13 +376,14 @@ cudaError_t launch_geam(cudaStream_t s, bool trans_a, bool trans_b, int m, int n
 SG_INSTANTIATE(float)
 SG_INSTANTIATE(double)
 
-cudaError_t launch_gemm_ex(cudaStream_t s, GemmCombo combo, bool ta, bool tb, int m, int n, int k,
-                           const void* alpha_host, const void* alpha_dev, const void* a, int64_t lda, int64_t sa,
-                           const void* b, int64_t ldb, int64_t sb, const void* beta_host, const void* beta_dev,
-                           void* c, int64_t ldc, int64_t sc, int batch) {
+namespace {
+cudaError_t gemm_ex_dispatch(cudaStream_t s, GemmCombo combo, bool ta, bool tb, int m, int n, int k,
+                             const void* alpha_host, const void* alpha_dev, const void* a, int64_t lda, int64_t sa,
+                             const void* b, int64_t ldb, int64_t sb, const void* beta_host, const void* beta_dev,
+                             void* c, int64_t ldc, int64_t sc, int batch, const void* const* const* arrays) {
 #define SG_EX(TI, TO, TA, TS, R) \
   gemm_ex_as<TI, TO, TA, TS, int(InputRound::R)>(s, ta, tb, m, n, k, alpha_host, alpha_dev, a, lda, sa, b, ldb, sb, \
-                                                 beta_host, beta_dev, c, ldc, sc, batch)
+                                                 beta_host, beta_dev, c, ldc, sc, batch, arrays)
   using h = __half;
   using bf = __nv_bfloat16;
   switch (combo) {
@@ -433,6 +400,24 @@ cudaError_t launch_gemm_ex(cudaStream_t s, GemmCombo combo, bool ta, bool tb, in
   }
 #undef SG_EX
   return cudaErrorNotSupported;
+}
+}  // namespace
+
+cudaError_t launch_gemm_ex(cudaStream_t s, GemmCombo combo, bool ta, bool tb, int m, int n, int k,
+                           const void* alpha_host, const void* alpha_dev, const void* a, int64_t lda, int64_t sa,
+                           const void* b, int64_t ldb, int64_t sb, const void* beta_host, const void* beta_dev,
+                           void* c, int64_t ldc, int64_t sc, int batch) {
+  return gemm_ex_dispatch(s, combo, ta, tb, m, n, k, alpha_host, alpha_dev, a, lda, sa, b, ldb, sb, beta_host,
+                          beta_dev, c, ldc, sc, batch, nullptr);
+}
+
+cudaError_t launch_gemm_batched_ex(cudaStream_t s, GemmCombo combo, bool ta, bool tb, int m, int n, int k,
+                                   const void* alpha_host, const void* alpha_dev, const void* const* a, int64_t lda,
+                                   const void* const* b, int64_t ldb, const void* beta_host, const void* beta_dev,
+                                   void* const* c, int64_t ldc, int batch) {
+  const void* const* arrays[3] = {a, b, const_cast<const void* const*>(c)};
+  return gemm_ex_dispatch(s, combo, ta, tb, m, n, k, alpha_host, alpha_dev, nullptr, lda, 0, nullptr, ldb, 0,
+                          beta_host, beta_dev, nullptr, ldc, 0, batch, arrays);
 }
 
 }  // namespace softgpu::cublas

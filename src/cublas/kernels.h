@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <cuda_runtime_api.h>
 
+#include "gemm_types.h"
+
 namespace softgpu::cublas {
 
 // Level 1. x and y point at the element of the lowest address the BLAS
@@ -51,12 +53,9 @@ cudaError_t launch_gemm_strided_batched(cudaStream_t s, bool trans_a, bool trans
 // the combinations of A/B type, C type and scalar type blas.cpp accepts,
 // each the tiled gemm kernel with inputs widened to the accumulation type
 // (f32 for f16/bf16/f32 inputs, f64 for f64), one fma chain per element of
-// C in increasing k, and the result rounded once to C's type. Names:
-// inputs_output; h f16, bf bf16, f f32, d f64; scalars f32 (f64 for d_d)
-// except h_h_scale_h: f16 scalars (CUBLAS_COMPUTE_16F and Hgemm; here only
-// the _PEDANTIC or PEDANTIC_MATH calls), accumulated in f32.
-enum class InputRound { none, tf32, f16, bf16 };  // what an f32 input is rounded to first
-enum class GemmCombo { h_h_scale_h, h_h, bf_bf, h_f, bf_f, f_f, f_f_tf32, f_f_via_h, f_f_via_bf, d_d };
+// C in increasing k, and the result rounded once to C's type (GemmCombo:
+// gemm_types.h; f16 scalars of h_h_scale_h, here only the _PEDANTIC or
+// PEDANTIC_MATH calls, still accumulate in f32).
 // Scalars: alpha_host / beta_host point at the host value (host pointer
 // mode) or alpha_dev / beta_dev at device memory (device pointer mode; wins
 // when non-null), of the scalar type. Batch i at a + i*sa etc.
@@ -64,6 +63,13 @@ cudaError_t launch_gemm_ex(cudaStream_t s, GemmCombo combo, bool ta, bool tb, in
                            const void* alpha_host, const void* alpha_dev, const void* a, int64_t lda, int64_t sa,
                            const void* b, int64_t ldb, int64_t sb, const void* beta_host, const void* beta_dev,
                            void* c, int64_t ldc, int64_t sc, int batch);
+
+// Batched typed gemm (gemmBatchedEx, S/D/HgemmBatched): batch i uses the
+// device pointers a[i], b[i], c[i]; a, b and c are arrays in device memory.
+cudaError_t launch_gemm_batched_ex(cudaStream_t s, GemmCombo combo, bool ta, bool tb, int m, int n, int k,
+                                   const void* alpha_host, const void* alpha_dev, const void* const* a, int64_t lda,
+                                   const void* const* b, int64_t ldb, const void* beta_host, const void* beta_dev,
+                                   void* const* c, int64_t ldc, int batch);
 
 // Level 2: y = alpha op(A) x + beta y (A is m x n; x, y as for Level 1).
 // beta == 0 never reads y.

@@ -31,8 +31,8 @@
 #include <vector>
 
 #include "common.cuh"
+#include "typed.cuh"
 
-enum Round { kNone, kTf32, kF16, kBf16 };
 struct Combo {
   const char* name;
   cudaDataType ab, c, scale;
@@ -53,42 +53,6 @@ static const Combo kCombos[] = {
     {"32F/32F/COMPUTE_32F_FAST_16BF", CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_16BF, kBf16},
     {"64F/64F/COMPUTE_64F", CUDA_R_64F, CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_64F, kNone},
 };
-
-static size_t tsize(cudaDataType t) { return t == CUDA_R_64F ? 8 : t == CUDA_R_32F ? 4 : 2; }
-static void put(cudaDataType t, void* p, long i, double v) {
-  switch (t) {
-    case CUDA_R_16F: ((__half*)p)[i] = __float2half_rn((float)v); break;
-    case CUDA_R_16BF: ((__nv_bfloat16*)p)[i] = __float2bfloat16_rn((float)v); break;
-    case CUDA_R_32F: ((float*)p)[i] = (float)v; break;
-    default: ((double*)p)[i] = v; break;
-  }
-}
-static double get(cudaDataType t, const void* p, long i) {
-  switch (t) {
-    case CUDA_R_16F: return __half2float(((const __half*)p)[i]);
-    case CUDA_R_16BF: return __bfloat162float(((const __nv_bfloat16*)p)[i]);
-    case CUDA_R_32F: return ((const float*)p)[i];
-    default: return ((const double*)p)[i];
-  }
-}
-static double round_in(Round r, double v) {
-  float f = (float)v;
-  switch (r) {
-    case kTf32: {
-      unsigned u;
-      std::memcpy(&u, &f, 4);
-      if ((u & 0x7f800000u) != 0x7f800000u) u = (u + 0x1000u) & 0xffffe000u;
-      std::memcpy(&f, &u, 4);
-      return f;
-    }
-    case kF16: return __half2float(__float2half_rn(f));
-    case kBf16: return __bfloat162float(__float2bfloat16_rn(f));
-    default: return v;
-  }
-}
-static double unit(cudaDataType t) {
-  return t == CUDA_R_16F ? 0x1p-11 : t == CUDA_R_16BF ? 0x1p-8 : t == CUDA_R_32F ? 0x1p-24 : 0x1p-53;
-}
 
 static long checks = 0;
 static const cublasGemmAlgo_t kAlgos[] = {CUBLAS_GEMM_DEFAULT, CUBLAS_GEMM_DEFAULT_TENSOR_OP, CUBLAS_GEMM_ALGO0,

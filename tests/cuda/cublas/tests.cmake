@@ -6,6 +6,8 @@
 #   cublas_gemv: Sgemv/Dgemv (N/T/C, lda > m, increments incl. negative).
 #   cublas_geam: Sgeam/Dgeam (N/T/C, beta = 0, in place C == A / C == B).
 #   cublas_gemm_batched: S/DgemmStridedBatched (strides, shared A, gaps).
+#   cublas_gemm_batched_ex: GemmBatchedEx and S/D/HgemmBatched (pointer
+#     arrays in device memory, separate allocations per batch).
 #   cublas_gemm_ex PART: GemmEx / GemmStridedBatchedEx / Hgemm for every
 #     implemented type combination (types), and the unsupported ones and
 #     invalid arguments (unsupported).
@@ -22,7 +24,7 @@ if(TARGET cublas)
   foreach(part handle level1 sgemm dgemm)
     cuda_test(cublas_${part} cublas_routines ARGS ${part} STDOUT_REGEX "PASS cublas_routines ${part}")
   endforeach()
-  foreach(group gemv geam gemm_batched)
+  foreach(group gemv geam gemm_batched gemm_batched_ex)
     softgpu_cuda_program(cublas_${group} SOURCES cublas/cublas_${group}.cu FLAGS -lcublas)
     cuda_test(cublas_${group} cublas_${group} STDOUT_REGEX "PASS cublas_${group}")
   endforeach()
@@ -51,7 +53,7 @@ if(TARGET cublas)
   foreach(t memcheck racecheck initcheck synccheck)
     sanitize_test(sanitize.clean.${t}.cublas_routines cublas_routines sanitize/no_errors.expected
                   OPTS --tool ${t} --error-exitcode 3 ARGS all)
-    foreach(group gemv geam gemm_batched gemm_ex tensor_core)
+    foreach(group gemv geam gemm_batched gemm_batched_ex gemm_ex tensor_core)
       sanitize_test(sanitize.clean.${t}.cublas_${group} cublas_${group} sanitize/no_errors.expected
                     OPTS --tool ${t} --error-exitcode 3)
     endforeach()
