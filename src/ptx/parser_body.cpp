@@ -179,6 +179,7 @@ bool Parser::parse_instruction(Instruction& in) {
                              info.max_operands == 1 ? "" : "s", n));
     return false;
   }
+  if (*code == isa::Opcode::Setmaxnreg) check_setmaxnreg(in);
   return true;
 }
 

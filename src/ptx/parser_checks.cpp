@@ -144,4 +144,14 @@ void Parser::check_vector_modifiers(const Token& op, const Instruction& in) {
   }
 }
 
+// setmaxnreg.{inc,dec}.sync.aligned.u32 n: the ISA requires n to be an
+// immediate in 24..256 and a multiple of 8.
+void Parser::check_setmaxnreg(const Instruction& in) {
+  const Operand& n = in.operands[0];
+  if (n.kind != Operand::Kind::Int)
+    error(n.loc, "setmaxnreg: the register count must be an integer constant");
+  else if (n.ival < 24 || n.ival > 256 || n.ival % 8 != 0)
+    error(n.loc, fmt::format("setmaxnreg: register count {} is not a multiple of 8 in the range 24..256", n.ival));
+}
+
 }  // namespace softgpu::ptx::detail
