@@ -124,7 +124,7 @@ bool Parser::parse_instruction(Instruction& in) {
   size_t dot = full.find('.');
   std::string_view mnem = full.substr(0, dot);
   auto code = isa::find_opcode(mnem);
-  // An opcode softgpu does not know (wgmma, setmaxnreg, tcgen05 ...) is
+  // An opcode softgpu does not know (multimem, tcgen05 ...) is
   // parsed as an instruction of unknown meaning: its operands must still be
   // well formed, and only the kernels that reach it fail (at launch).
   auto plain_word = [](std::string_view w) {

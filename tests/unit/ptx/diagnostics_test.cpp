@@ -33,7 +33,7 @@ void expect_diags(const std::string& text, const std::vector<Expect>& want) {
 }
 
 // A word that cannot be an opcode is malformed PTX. A plain lower-case word
-// softgpu does not know (wgmma, setmaxnreg, ...) is an instruction it does
+// softgpu does not know (multimem, tcgen05, ...) is an instruction it does
 // not implement: the module parses (tests/unit/ptx/unimplemented_test.cpp).
 TEST(Diagnostics, UnknownInstruction) {
   expect_diags(kernel("\tFoo.b32 %r1, %r2;\n\tret;\n"), {{6, 2, "unknown instruction 'Foo'"}});
