@@ -164,8 +164,8 @@ bool Parser::parse_instruction(Instruction& in) {
   // The opcode table counts "[tex, {x, y}]" as separate operands (handle, coordinates).
   size_t n = 0;
   for (const auto& o : in.operands) n += 1 + (o.kind == Operand::Kind::Address ? o.list.size() : 0);
-  if (n < info.min_operands || n > info.max_operands) {
-    if (isa::in_unimplemented_family(full)) {
+  if (n < info.min_operands || n > info.max_operands || isa::is_unimplemented_form(full)) {
+    if (isa::in_unimplemented_family(full) || isa::is_unimplemented_form(full)) {
       in.not_implemented = true;
       not_implemented(op.loc, fmt::format("instruction '{}' is not implemented by softgpu; kernels that use it "
                                           "fail at launch",

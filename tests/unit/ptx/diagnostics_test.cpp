@@ -40,6 +40,23 @@ TEST(Diagnostics, UnknownInstruction) {
   expect_diags(kernel("\tsetmax-nreg.u32 1;\n"), {{6, 9, "expected an operand, found 'nreg.u32'"}});
 }
 
+// setmaxnreg's register count: an immediate in 24..256, a multiple of 8 (ISA).
+TEST(Diagnostics, SetmaxnregCount) {
+  expect_diags(kernel("\tsetmaxnreg.inc.sync.aligned.u32 20;\n\tret;\n"),
+               {{6, 34, "setmaxnreg: register count 20 is not a multiple of 8 in the range 24..256"}});
+  expect_diags(kernel("\tsetmaxnreg.dec.sync.aligned.u32 100;\n\tret;\n"),
+               {{6, 34, "setmaxnreg: register count 100 is not a multiple of 8 in the range 24..256"}});
+  expect_diags(kernel("\tsetmaxnreg.inc.sync.aligned.u32 264;\n\tret;\n"),
+               {{6, 34, "setmaxnreg: register count 264 is not a multiple of 8 in the range 24..256"}});
+  expect_diags(kernel("\t.reg .b32 %r<2>;\n\tsetmaxnreg.inc.sync.aligned.u32 %r1;\n\tret;\n"),
+               {{7, 34, "setmaxnreg: the register count must be an integer constant"}});
+  for (const char* ok : {"24", "256", "240"}) {
+    auto r = parse(kernel(std::string("\tsetmaxnreg.dec.sync.aligned.u32 ") + ok + ";\n\tret;\n"), "t.ptx");
+    EXPECT_TRUE(r.module) << ok;
+    EXPECT_TRUE(r.diagnostics.empty()) << ok;
+  }
+}
+
 TEST(Diagnostics, WrongOperandCount) {
   expect_diags(kernel("\tadd.s32 %r1, %r2;\n"), {{6, 2, "'add.s32' expects 3 operands, found 2"}});
   expect_diags(kernel("  setp.lt.s32 %p1;\n"), {{6, 3, "'setp.lt.s32' expects 3 to 4 operands, found 1"}});
