@@ -82,23 +82,24 @@ __device__ static uint64_t make_desc(uint32_t addr, Lay l) {
   return uint64_t((addr & 0x3ffff) >> 4) | uint64_t(lbo(l) >> 4) << 16 | uint64_t(sbo(l) >> 4) << 32 | mode << 62;
 }
 
-template <class Op, int SA, int SB, int TA, int TB>
-__global__ void wg_gemm(const uint8_t* A, const uint8_t* B, uint32_t* D, const uint32_t* afrag, Lay la, Lay lb,
-                        int ksteps, int scale_d, int* elected) {
+// Writes the A and B tiles (threads t = 0..nt-1 of the block) and, from a
+// lane elect.sync picks in the first warp, the descriptor table. Returns it.
+__device__ static uint64_t* stage(const uint8_t* A, const uint8_t* B, Lay la, Lay lb, int ksteps, int* elected,
+                                  int t, int nt) {
   extern __shared__ uint8_t smem_raw[];
   const uint32_t raw = uint32_t(__cvta_generic_to_shared(smem_raw));
   const uint32_t base = (raw + 1023) & ~1023u;
   const uint32_t a_bytes = (tile_bytes(la) + 1023) & ~1023u, b_bytes = (tile_bytes(lb) + 1023) & ~1023u;
   const uint32_t a_at = base, b_at = base + a_bytes;
   uint64_t* tab = reinterpret_cast<uint64_t*>(smem_raw + (b_at + b_bytes - raw));
-  const int tid = threadIdx.x;
-  for (int i = tid; i < 64 * la.kt; i += blockDim.x)
+  for (int i = t; i < 64 * la.kt; i += nt)
     memcpy(smem_raw + (swizzle(a_at + tile_off(la, i / la.kt, i % la.kt), la.swz) - raw), A + i * la.e, la.e);
-  for (int i = tid; i < lb.mn * lb.kt; i += blockDim.x)
+  for (int i = t; i < lb.mn * lb.kt; i += nt)
     memcpy(smem_raw + (swizzle(b_at + tile_off(lb, i / lb.kt, i % lb.kt), lb.swz) - raw), B + i * lb.e, lb.e);
-  if (tid < 32) {
+  if (t < 32) {
     uint32_t lane, leader;
-    asm volatile("{\n.reg .pred p;\nelect.sync %0|p, 0xffffffff;\nselp.u32 %1, 1, 0, p;\n}" : "=r"(lane), "=r"(leader));
+    asm volatile("{\n.reg .pred p;\nelect.sync %0|p, 0xffffffff;\nselp.u32 %1, 1, 0, p;\n}"
+                 : "=r"(lane), "=r"(leader));
     if (leader) {
       for (int s = 0; s < ksteps; ++s) {
         tab[2 * s] = make_desc(a_at + step_off(la, s), la);
@@ -108,9 +109,42 @@ __global__ void wg_gemm(const uint8_t* A, const uint8_t* B, uint32_t* D, const u
       atomicAdd(&elected[1], 1);
     }
   }
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // generic-proxy writes, seen by wgmma
+  return tab;
+}
+
+template <class Op, int SA, int SB, int TA, int TB>
+__global__ void wg_gemm(const uint8_t* A, const uint8_t* B, uint32_t* D, const uint32_t* afrag, Lay la, Lay lb,
+                        int ksteps, int scale_d, int* elected) {
+  const int tid = threadIdx.x;
+  uint64_t* tab = stage(A, B, la, lb, ksteps, elected, tid, blockDim.x);
   __syncthreads();
   Op::template run<SA, SB, TA, TB>(D + tid * Op::kRegs, tab, ksteps, scale_d, afrag + tid * 4 * ksteps);
+}
+
+// Warp-specialized, as Hopper GEMMs are written: warpgroup 0 (the producer)
+// gives up registers and stages the tiles, warpgroup 1 (warps 4-7, the
+// consumer) takes registers and multiplies once a named barrier says the
+// tiles are there.
+template <class Op, int SA, int SB, int TA, int TB>
+__global__ void __launch_bounds__(256, 1) ws_gemm(const uint8_t* A, const uint8_t* B, uint32_t* D,
+                                                  const uint32_t* afrag, Lay la, Lay lb, int ksteps, int scale_d,
+                                                  int* elected) {
+  const int tid = threadIdx.x;
+  if (tid < 128) {
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+    stage(A, B, la, lb, ksteps, elected, tid, 128);
+    asm volatile("bar.arrive 1, 256;" ::: "memory");
+    return;
+  }
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+  asm volatile("bar.sync 1, 256;" ::: "memory");
+  extern __shared__ uint8_t smem_raw[];
+  const uint32_t raw = uint32_t(__cvta_generic_to_shared(smem_raw)), base = (raw + 1023) & ~1023u;
+  uint64_t* tab = reinterpret_cast<uint64_t*>(
+      smem_raw + (base + ((tile_bytes(la) + 1023) & ~1023u) + ((tile_bytes(lb) + 1023) & ~1023u) - raw));
+  const int t = tid - 128;
+  Op::template run<SA, SB, TA, TB>(D + t * Op::kRegs, tab, ksteps, scale_d, afrag + t * 4 * ksteps);
 }
 
 // ---- host: values, the CPU reference, the fragment layouts ----
@@ -149,6 +183,7 @@ struct Case {
   bool big = false;        // integers over their whole range
   int64_t cbase = 0;       // integer C near a limit (wrap/saturation)
   bool sat = false;
+  bool ws = false;         // the warp-specialized kernel (two warpgroups)
 };
 
 // Row and column of accumulator element j of thread t (ISA "Register Fragments", matrix D).
@@ -236,7 +271,10 @@ static int run(Case c) {
   CHECK(cudaMemset(del, 0xff, 4));
   CHECK(cudaMemset(del + 1, 0, 4));
   const size_t smem = 1024 + ((tile_bytes(c.la) + 1023) & ~1023) + ((tile_bytes(c.lb) + 1023) & ~1023) + 16 * c.ksteps;
-  wg_gemm<Op, SA, SB, TA, TB><<<1, 128, smem>>>(da, db, dd, dfrag, c.la, c.lb, c.ksteps, c.scale_d, del);
+  if (c.ws)
+    ws_gemm<Op, SA, SB, TA, TB><<<1, 256, smem>>>(da, db, dd, dfrag, c.la, c.lb, c.ksteps, c.scale_d, del);
+  else
+    wg_gemm<Op, SA, SB, TA, TB><<<1, 128, smem>>>(da, db, dd, dfrag, c.la, c.lb, c.ksteps, c.scale_d, del);
   CHECK_LAUNCH();
   CHECK(cudaMemcpy(dbuf.data(), dd, dbuf.size() * 4, cudaMemcpyDeviceToHost));
   int el[2];
@@ -282,6 +320,7 @@ WG_OP(E5M2_N256_RS, WG("m64n256k32.f32.e5m2.e5m2"), 128, RS, WG_TAIL_RS)
 WG_OP(S8_N8, WG("m64n8k32.s32.s8.s8"), 4, SS, WG_TAIL_SS_I)
 WG_OP(S8_N64, WG("m64n64k32.s32.s8.s8"), 32, SS, WG_TAIL_SS_I)
 WG_OP(S8_N256, WG("m64n256k32.s32.s8.s8"), 128, SS, WG_TAIL_SS_I)
+WG_OP(S8_N64_RS, WG("m64n64k32.s32.s8.s8"), 32, RS, WG_TAIL_RS_I)
 WG_OP(S8U8_N64_RS, WG("m64n64k32.s32.s8.u8"), 32, RS, WG_TAIL_RS_I)
 WG_OP(U8_N128_SAT, WG("m64n128k32.s32.u8.u8.satfinite"), 64, SS, WG_TAIL_SS_I)
 
@@ -328,6 +367,13 @@ int main() {
   Case sat{"u8 n128 satfinite sw128", S32, U8, U8, 128, 2, 1, K(128), K(128), true};
   sat.cbase = INT_MAX - 200000, sat.sat = true;
   bad += run<U8_N128_SAT, 1, 1, 0, 0, false>(sat);
+  // Warp-specialized: setmaxnreg, the consumer is the second warpgroup.
+  Case ws{"warp-specialized f16 n128 sw128", F32, F16, F16, 128, 4, 1, K(128), K(128)};
+  ws.ws = true;
+  bad += run<F16F32_N128, 1, 1, 0, 0, false>(ws);
+  Case ws_regs{"warp-specialized s8 n64 A regs", S32, S8, S8, 64, 2, 1, K(0), K(64), true};
+  ws_regs.ws = true;
+  bad += run<S8_N64_RS, 1, 1, 0, 0, true>(ws_regs);
   if (bad) {
     std::printf("FAIL wgmma_gemm: %d cases\n", bad);
     return 1;
