@@ -3,7 +3,7 @@
 # by the program itself, A from registers or shared memory, transposes,
 # negation, scale-d, several k-steps with commit/wait groups), elect.sync,
 # fence.proxy.async and setmaxnreg in a warp-specialized kernel.
-softgpu_cuda_program(wgmma_gemm SOURCES hopper/wgmma_gemm.cu HEADERS hopper/wgmma_asm.cuh
+softgpu_cuda_program(wgmma_gemm SOURCES hopper/wgmma_gemm.cu HEADERS hopper/wgmma_asm.cuh hopper/wgmma_run.cuh
                      ARCH -gencode arch=compute_90a,code=[sm_90a,compute_90a])
 cuda_test(wgmma_gemm wgmma_gemm STDOUT_REGEX "PASS wgmma_gemm")
 
