@@ -170,7 +170,7 @@ void mma_async(Warp& w, const Inst& in, uint32_t mask, const Form& f) {
         const RC rc = a_elem(f.a, l, i);
         x.a[rc.r][rc.c] = decode(f.a, va.elem(f.a, l, i));
       }
-  } else if (!load_smem(w, w.src(in.o[1], s1)[0], trans_a, 16 * rank, 16, f.a, x.a)) {
+  } else if (!load_smem(w, w.src(in.o[1], s1)[0], trans_a, 16 * rank, 16, f.a, x.a)) {  // lane 0's descriptor
     return;
   }
   if (!load_smem(w, w.src(in.o[2], s2)[0], trans_b, 0, N, f.b, x.b)) return;

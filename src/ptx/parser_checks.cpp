@@ -1,7 +1,7 @@
 // Checks on a whole parsed function that the grammar alone cannot make:
 // labels defined once and every branch target defined, static shared (and,
-// for `softgpu check`, local) memory within what the hardware provides, and
-// vector widths PTX allows on instructions.
+// for `softgpu check`, local) memory within what the hardware provides,
+// vector widths PTX allows on instructions, setmaxnreg's register count.
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
