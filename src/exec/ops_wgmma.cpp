@@ -227,7 +227,8 @@ ExecFn handler(const Form& f) {
   const bool r = f.a_regs, s = f.sat;
   const bool h = f.d == Elem::F16;
   switch (f.a) {
-    case Elem::F16: return h ? pick<Elem::F16, Elem::F16, Elem::F16>(r, s) : pick<Elem::F32, Elem::F16, Elem::F16>(r, s);
+    case Elem::F16:
+      return h ? pick<Elem::F16, Elem::F16, Elem::F16>(r, s) : pick<Elem::F32, Elem::F16, Elem::F16>(r, s);
     case Elem::BF16: return pick<Elem::F32, Elem::BF16, Elem::BF16>(r, s);
     case Elem::TF32: return pick<Elem::F32, Elem::TF32, Elem::TF32>(r, s);
     case Elem::E4M3: return h ? pick_b<Elem::F16, Elem::E4M3>(f.b, r, s) : pick_b<Elem::F32, Elem::E4M3>(f.b, r, s);

@@ -10,8 +10,8 @@
 #include "conf.h"
 #include "../cuda/hopper/wgmma_run.cuh"
 
-static Lay K(int swz, int alt = 0) { return Lay{0, swz, alt, 0, 0, 0}; }
-static Lay MN(int swz, int alt = 0) { return Lay{1, swz, alt, 0, 0, 0}; }
+static Lay K(int swz, int alt = 0, int shift = 0) { return Lay{0, swz, alt, 0, 0, 0, shift}; }
+static Lay MN(int swz, int alt = 0, int shift = 0) { return Lay{1, swz, alt, 0, 0, 0, shift}; }
 
 static std::string form_of(const Case& c) {
   std::string f = std::string("wgmma:") + c.name;
@@ -51,6 +51,8 @@ int main(int argc, char** argv) {
                                                        K(128)});
   err |= exact<F16F32_N64, -1, -1, 0, 1, false>(conf, {"f16 n64 -a -b trans b sw32", F32, F16, F16, 64, 2, 1, K(32),
                                                         MN(32)});
+  err |= exact<F16F32_N64, 1, 1, 0, 0, false>(conf, {"f16 n64 sw128 base offset", F32, F16, F16, 64, 2, 1,
+                                                      K(128, 0, 512), K(64, 0, 384)});
   err |= exact<F16F32_N64_RS, -1, 1, 0, 1, true>(conf, {"f16 n64 A regs -a trans b", F32, F16, F16, 64, 2, 1, K(0),
                                                          MN(64)});
   err |= exact<F16F16_N64, 1, 1, 0, 0, false>(conf, {"f16->f16 n64 sw128", F16, F16, F16, 64, 4, 1, K(128), K(128)});

@@ -44,7 +44,8 @@
 #define WG_TAIL_SS_I " da, db, p;\n"  // integers
 #define WG_TAIL_RS_I " {a0, a1, a2, a3}, db, p;\n"
 #define WG_ALOAD_SS ""
-#define WG_ALOAD_RS "ld.b32 a0, [ap];\nld.b32 a1, [ap+4];\nld.b32 a2, [ap+8];\nld.b32 a3, [ap+12];\nadd.u64 ap, ap, 16;\n"
+#define WG_ALOAD_RS \
+  "ld.b32 a0, [ap];\nld.b32 a1, [ap+4];\nld.b32 a2, [ap+8];\nld.b32 a3, [ap+12];\nadd.u64 ap, ap, 16;\n"
 
 // struct NAME { template <SA, SB, TA, TB> run(...) } issuing INSTR (without operands).
 #define WG_OP(NAME, INSTR, R, FORM, TAIL)                                                                    \
@@ -53,7 +54,8 @@
     template <int SA, int SB, int TA, int TB>                                                                \
     __device__ static void run(uint32_t* d, const uint64_t* tab, int ksteps, int scale_d, const uint32_t* a) { \
       asm volatile(                                                                                          \
-          "{\n.reg .b64 ptr, tab, ap, da, db;\n.reg .b32 a<4>;\n.reg .b32 cnt;\n.reg .pred p, q;\n" WG_R##R##_EACH(WG_D) \
+          "{\n.reg .b64 ptr, tab, ap, da, db;\n.reg .b32 a<4>;\n.reg .b32 cnt;\n.reg .pred p, q;\n"          \
+          WG_R##R##_EACH(WG_D)                                                                               \
           "mov.b64 ptr, %0;\n" WG_R##R##_EACH(WG_L)                                                          \
           "mov.b64 tab, %1;\nmov.b64 ap, %4;\nmov.b32 cnt, %2;\nsetp.ne.b32 p, %3, 0;\n"                     \
           "WG_LOOP:\n"                                                                                       \

@@ -27,8 +27,8 @@ static int run(Case c) {
 }
 
 // K-major / MN-major, swizzle bytes, core-matrix arrangement (no swizzle).
-static Lay K(int swz, int alt = 0) { return Lay{0, swz, alt, 0, 0, 0}; }
-static Lay MN(int swz, int alt = 0) { return Lay{1, swz, alt, 0, 0, 0}; }
+static Lay K(int swz, int alt = 0, int shift = 0) { return Lay{0, swz, alt, 0, 0, 0, shift}; }
+static Lay MN(int swz, int alt = 0, int shift = 0) { return Lay{1, swz, alt, 0, 0, 0, shift}; }
 
 int main() {
   int bad = 0;
@@ -45,6 +45,10 @@ int main() {
   bad += run<F16F32_N64, -1, 1, 1, 0, false>({"f16 n64 -a trans a sw64", F32, F16, F16, 64, 2, 1, MN(64), K(64)});
   bad += run<F16F32_N64, -1, -1, 0, 1, false>({"f16 n64 -a -b trans b sw32", F32, F16, F16, 64, 2, 1, K(32), MN(32)});
   bad += run<F16F32_N64, 1, -1, 0, 0, false>({"f16 n64 -b sw128", F32, F16, F16, 64, 1, 0, K(128), K(128)});
+  bad += run<F16F32_N64, 1, 1, 0, 0, false>({"f16 n64 sw128 base offset", F32, F16, F16, 64, 2, 1, K(128, 0, 512),
+                                               K(64, 0, 384)});
+  bad += run<F16F32_N64, 1, 1, 1, 0, false>({"f16 n64 trans a sw32 base offset", F32, F16, F16, 64, 2, 1,
+                                               MN(32, 0, 128), K(128, 0, 640)});
   // A from registers.
   bad += run<F16F32_N64_RS, 1, 1, 0, 0, true>({"f16 n64 A regs sw128", F32, F16, F16, 64, 4, 1, K(0), K(128)});
   bad += run<F16F32_N64_RS, -1, 1, 0, 1, true>({"f16 n64 A regs -a trans b", F32, F16, F16, 64, 2, 1, K(0), MN(64)});

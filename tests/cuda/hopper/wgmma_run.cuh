@@ -30,8 +30,12 @@ static int bytes_of(Kind k) { return k == F16 || k == BF16 ? 2 : k == TF32 || k 
 // A shared-memory tile of MN rows x KT elements (e bytes each).
 // mn_major: MN-major (imm-trans 1); swz: 0, 32, 64, 128; alt: which of the
 // two natural arrangements of core matrices (no swizzle only).
+// shift: the tile starts this many bytes (a multiple of 128) after a
+// 1024-byte boundary, so a swizzle pattern may start off its alignment and
+// the descriptor carries a base offset.
 struct Lay {
   int mn_major, swz, alt, mn, kt, e;
+  int shift = 0;
 };
 
 __host__ __device__ static uint32_t lbo(Lay l) {
@@ -73,15 +77,23 @@ __host__ __device__ static uint32_t tile_bytes(Lay l) {
   const uint32_t W = l.swz, ext = l.mn_major ? l.mn * l.e : l.kt * l.e;
   return W ? (ext + W - 1) / W * W * (l.mn_major ? l.kt : l.mn) : l.mn * l.kt * l.e;
 }
-// The ISA's swizzle: 16-byte units of a row XORed with the row's place in the pattern.
-__device__ static uint32_t swizzle(uint32_t addr, int w) {
+// The ISA's swizzle: 16-byte units of a row XORed with the row's place in
+// the pattern, which starts at `start` (the tile's first byte).
+__device__ static uint32_t swizzle(uint32_t addr, int w, uint32_t start) {
   const uint32_t mask = w == 128 ? 7 : w == 64 ? 3 : w == 32 ? 1 : 0;
-  return addr ^ (((addr >> 7) & mask) << 4);
+  return addr ^ ((((addr - start) >> 7) & mask) << 4);
 }
-__device__ static uint64_t make_desc(uint32_t addr, Lay l) {
+// The descriptor of a k-step at addr of a tile starting at `start`; the base
+// offset as the ISA gives it: 0 when the pattern starts at a multiple of its
+// size (8 rows of W bytes), else (start >> 7) & 7.
+__device__ static uint64_t make_desc(uint32_t addr, Lay l, uint32_t start) {
   const uint64_t mode = l.swz == 128 ? 1 : l.swz == 64 ? 2 : l.swz == 32 ? 3 : 0;
-  return uint64_t((addr & 0x3ffff) >> 4) | uint64_t(lbo(l) >> 4) << 16 | uint64_t(sbo(l) >> 4) << 32 | mode << 62;
+  const uint64_t base = l.swz && start % (8 * l.swz) ? (start >> 7) & 7 : 0;
+  return uint64_t((addr & 0x3ffff) >> 4) | uint64_t(lbo(l) >> 4) << 16 | uint64_t(sbo(l) >> 4) << 32 | base << 49 |
+         mode << 62;
 }
+// Shared memory a tile takes, with its shift, in whole KB.
+__host__ __device__ static uint32_t tile_kb(Lay l) { return (tile_bytes(l) + l.shift + 1023) & ~1023u; }
 
 // Writes the A and B tiles (threads t = 0..nt-1 of the block) and, from a
 // lane elect.sync picks in the first warp, the descriptor table. Returns it.
@@ -90,21 +102,21 @@ __device__ static uint64_t* stage(const uint8_t* A, const uint8_t* B, Lay la, La
   extern __shared__ uint8_t smem_raw[];
   const uint32_t raw = uint32_t(__cvta_generic_to_shared(smem_raw));
   const uint32_t base = (raw + 1023) & ~1023u;
-  const uint32_t a_bytes = (tile_bytes(la) + 1023) & ~1023u, b_bytes = (tile_bytes(lb) + 1023) & ~1023u;
-  const uint32_t a_at = base, b_at = base + a_bytes;
-  uint64_t* tab = reinterpret_cast<uint64_t*>(smem_raw + (b_at + b_bytes - raw));
+  const uint32_t a_bytes = tile_kb(la), b_bytes = tile_kb(lb);
+  const uint32_t a_at = base + la.shift, b_at = base + a_bytes + lb.shift;
+  uint64_t* tab = reinterpret_cast<uint64_t*>(smem_raw + (base + a_bytes + b_bytes - raw));
   for (int i = t; i < 64 * la.kt; i += nt)
-    memcpy(smem_raw + (swizzle(a_at + tile_off(la, i / la.kt, i % la.kt), la.swz) - raw), A + i * la.e, la.e);
+    memcpy(smem_raw + (swizzle(a_at + tile_off(la, i / la.kt, i % la.kt), la.swz, a_at) - raw), A + i * la.e, la.e);
   for (int i = t; i < lb.mn * lb.kt; i += nt)
-    memcpy(smem_raw + (swizzle(b_at + tile_off(lb, i / lb.kt, i % lb.kt), lb.swz) - raw), B + i * lb.e, lb.e);
+    memcpy(smem_raw + (swizzle(b_at + tile_off(lb, i / lb.kt, i % lb.kt), lb.swz, b_at) - raw), B + i * lb.e, lb.e);
   if (t < 32) {
     uint32_t lane, leader;
     asm volatile("{\n.reg .pred p;\nelect.sync %0|p, 0xffffffff;\nselp.u32 %1, 1, 0, p;\n}"
                  : "=r"(lane), "=r"(leader));
     if (leader) {
       for (int s = 0; s < ksteps; ++s) {
-        tab[2 * s] = make_desc(a_at + step_off(la, s), la);
-        tab[2 * s + 1] = make_desc(b_at + step_off(lb, s), lb);
+        tab[2 * s] = make_desc(a_at + step_off(la, s), la, a_at);
+        tab[2 * s + 1] = make_desc(b_at + step_off(lb, s), lb, b_at);
       }
       elected[0] = int(lane);
       atomicAdd(&elected[1], 1);
@@ -143,7 +155,7 @@ __global__ void __launch_bounds__(256, 1) ws_gemm(const uint8_t* A, const uint8_
   extern __shared__ uint8_t smem_raw[];
   const uint32_t raw = uint32_t(__cvta_generic_to_shared(smem_raw)), base = (raw + 1023) & ~1023u;
   uint64_t* tab = reinterpret_cast<uint64_t*>(
-      smem_raw + (base + ((tile_bytes(la) + 1023) & ~1023u) + ((tile_bytes(lb) + 1023) & ~1023u) - raw));
+      smem_raw + (base + tile_kb(la) + tile_kb(lb) - raw));
   const int t = tid - 128;
   Op::template run<SA, SB, TA, TB>(D + t * Op::kRegs, tab, ksteps, scale_d, afrag + t * 4 * ksteps);
 }
@@ -288,7 +300,7 @@ static int run_case(Case c, Check&& check) {
   WG_CHECK(cudaMemcpy(dfrag, af.data(), af.size() * 4, cudaMemcpyHostToDevice));
   WG_CHECK(cudaMemset(del, 0xff, 4));
   WG_CHECK(cudaMemset(del + 1, 0, 4));
-  const size_t smem = 1024 + ((tile_bytes(c.la) + 1023) & ~1023) + ((tile_bytes(c.lb) + 1023) & ~1023) + 16 * c.ksteps;
+  const size_t smem = 1024 + tile_kb(c.la) + tile_kb(c.lb) + 16 * c.ksteps;
   if (c.ws)
     ws_gemm<Op, SA, SB, TA, TB><<<1, 256, smem>>>(da, db, dd, dfrag, c.la, c.lb, c.ksteps, c.scale_d, del);
   else
