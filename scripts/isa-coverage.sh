@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates docs/isa-coverage.md from the opcode and handler tables and the
 # PTX of the test suite: the committed .ptx files and, where nvcc is present,
-# the PTX nvcc emits for every CUDA test program (sm_80 and sm_90).
+# the PTX nvcc emits for every CUDA test program (sm_80 and sm_90; the
+# Hopper programs at sm_90a).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake --build build --target isa_coverage >/dev/null
@@ -11,7 +12,11 @@ trap 'rm -rf "$tmp"' EXIT
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
 if [ -x "$NVCC" ]; then
   git ls-files 'tests/cuda/*.cu' 'tests/conformance/*.cu' | while read -r cu; do
-    for arch in sm_80 sm_90; do
+    case $cu in  # wgmma and setmaxnreg need the sm_90a target
+      tests/cuda/hopper/*|tests/conformance/conf_wgmma.cu) archs="sm_90a" ;;
+      *) archs="sm_80 sm_90" ;;
+    esac
+    for arch in $archs; do
       echo "$cu $arch"
     done
   done | xargs -P "$(nproc)" -n 2 sh -c '

@@ -138,7 +138,7 @@ cublasStatus_t gemm_ex(const char* name, cublasHandle_t h, cublasOperation_t tra
                        int n, int k, const void* alpha, const void* a, cudaDataType at, int lda, long long sa,
                        const void* b, cudaDataType bt, int ldb, long long sb, const void* beta, void* c,
                        cudaDataType ct, int ldc, long long sc, int batch, cublasComputeType_t comp,
-                       cublasGemmAlgo_t algo);
+                       cublasGemmAlgo_t algo, const void* const* const* arrays = nullptr);
 
 // Sgemm under a tensor-op math mode is gemmEx with CUBLAS_COMPUTE_32F
 // (tensor_core.h decides); otherwise the SIMT kernels.
@@ -203,7 +203,7 @@ cublasStatus_t gemm_ex(const char* name, cublasHandle_t h, cublasOperation_t tra
                        int n, int k, const void* alpha, const void* a, cudaDataType at, int lda, long long sa,
                        const void* b, cudaDataType bt, int ldb, long long sb, const void* beta, void* c,
                        cudaDataType ct, int ldc, long long sc, int batch, cublasComputeType_t comp,
-                       cublasGemmAlgo_t algo, const void* const* const* arrays = nullptr) {
+                       cublasGemmAlgo_t algo, const void* const* const* arrays) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   bool ta, tb;
   if (auto st = gemm_args(transa, transb, m, n, k, lda, ldb, ldc, ta, tb); st != CUBLAS_STATUS_SUCCESS) return st;

@@ -133,6 +133,7 @@ const HandlerTable& handler_table() {
     register_convert_handlers(h);
     register_warp_handlers(h);
     register_tensor_handlers(h);
+    register_wgmma_handlers(h);
     register_async_handlers(h);
     register_texture_handlers(h);
     register_coop_handlers(h);

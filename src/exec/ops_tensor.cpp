@@ -22,15 +22,11 @@
 #include "exec/float_util.h"
 #include "exec/ops_common.h"
 #include "exec/tensor_layout.h"
+#include "exec/tensor_values.h"
 #include "exec/warp.h"
 
 namespace softgpu::exec {
-namespace {
-
-using isa::Opcode;
-using OK = Operand::Kind;
-using ptx::Space;
-using namespace tensor;
+namespace tensor {
 
 Elem elem_of(std::string_view s) {
   if (s == ".f16") return Elem::F16;
@@ -46,6 +42,67 @@ Elem elem_of(std::string_view s) {
   return Elem::None;
 }
 
+bool parse_shape(std::string_view s, Shape& out) {
+  unsigned m = 0, n = 0, k = 0;
+  if (s.size() < 7 || s[1] != 'm') return false;
+  std::string t(s.substr(1));
+  if (std::sscanf(t.c_str(), "m%un%uk%u", &m, &n, &k) != 3) return false;
+  if (fmt::format("m{}n{}k{}", m, n, k) != t) return false;
+  out = Shape{m, n, k};
+  return true;
+}
+
+double decode(Elem t, uint64_t bits) {
+  switch (t) {
+    case Elem::F16: return f16_to_f32(uint16_t(bits));
+    case Elem::BF16: return bf16_to_f32(uint16_t(bits));
+    case Elem::TF32: return std::bit_cast<float>(uint32_t(bits) & 0xffffe000u);
+    case Elem::F32: return std::bit_cast<float>(uint32_t(bits));
+    case Elem::F64: return std::bit_cast<double>(bits);
+    case Elem::S8: return int8_t(bits);
+    case Elem::U8: return uint8_t(bits);
+    case Elem::S32: return int32_t(bits);
+    case Elem::E4M3: return decode_mini(uint32_t(bits & 0xff), kE4M3);
+    case Elem::E5M2: return decode_mini(uint32_t(bits & 0xff), kE5M2);
+    default: return 0;
+  }
+}
+
+uint64_t encode(Elem t, double v, bool satfinite) {
+  switch (t) {
+    case Elem::F16: return encode_mini(v, kF16, Round::Rn);
+    case Elem::F32: return std::bit_cast<uint32_t>(canon(float(v)));
+    case Elem::F64: return std::bit_cast<uint64_t>(canon(v));
+    case Elem::S32: {
+      // Integer sums are exact in double (|terms| < 2^53).
+      const double lo = -2147483648.0, hi = 2147483647.0;
+      if (satfinite) return uint32_t(int32_t(v < lo ? lo : v > hi ? hi : v));
+      return uint32_t(uint64_t(int64_t(v)));
+    }
+    default: return 0;
+  }
+}
+
+// Matrix instructions are warp-collective (.sync.aligned): every lane must
+// execute them together, or the result is undefined on hardware.
+bool require_full_warp(Warp& w, const Inst& in, uint32_t mask) {
+  if (mask == kFullMask) return true;
+  w.fault(Status::IllegalInstruction, uint32_t(std::countr_zero(~mask)), 0,
+          fmt::format("{} executed by a partial warp (active mask 0x{:08x}); warp-collective matrix instructions "
+                      "need all 32 lanes",
+                      in.text(), mask));
+  return false;
+}
+
+}  // namespace tensor
+
+namespace {
+
+using isa::Opcode;
+using OK = Operand::Kind;
+using ptx::Space;
+using namespace tensor;
+
 // The dotted modifiers of a matrix instruction, decoded.
 struct Mods {
   enum class Kind : uint8_t { None, Load, Store, Mma } kind = Kind::None;
@@ -60,16 +117,6 @@ struct Mods {
   int x = 0;  // ldmatrix/stmatrix .x1/.x2/.x4
   bool ok = true;
 };
-
-bool parse_shape(std::string_view s, Shape& out) {
-  unsigned m = 0, n = 0, k = 0;
-  if (s.size() < 7 || s[1] != 'm') return false;
-  std::string t(s.substr(1));
-  if (std::sscanf(t.c_str(), "m%un%uk%u", &m, &n, &k) != 3) return false;
-  if (fmt::format("m{}n{}k{}", m, n, k) != t) return false;
-  out = Shape{m, n, k};
-  return true;
-}
 
 Mods parse(const Inst& in) {
   Mods p;
@@ -159,73 +206,6 @@ RC frag_elem(const Form& f, Mat m, uint32_t l, uint32_t i) {
 
 // Which of the independent products lane l takes part in.
 uint32_t group_of(const Form& f, uint32_t l) { return f.quad() ? (l >> 2) & 3 : 0; }
-
-double decode(Elem t, uint64_t bits) {
-  switch (t) {
-    case Elem::F16: return f16_to_f32(uint16_t(bits));
-    case Elem::BF16: return bf16_to_f32(uint16_t(bits));
-    case Elem::TF32: return std::bit_cast<float>(uint32_t(bits) & 0xffffe000u);
-    case Elem::F32: return std::bit_cast<float>(uint32_t(bits));
-    case Elem::F64: return std::bit_cast<double>(bits);
-    case Elem::S8: return int8_t(bits);
-    case Elem::U8: return uint8_t(bits);
-    case Elem::S32: return int32_t(bits);
-    case Elem::E4M3: return decode_mini(uint32_t(bits & 0xff), kE4M3);
-    case Elem::E5M2: return decode_mini(uint32_t(bits & 0xff), kE5M2);
-    default: return 0;
-  }
-}
-
-uint64_t encode(Elem t, double v, bool satfinite) {
-  switch (t) {
-    case Elem::F16: return encode_mini(v, kF16, Round::Rn);
-    case Elem::F32: return std::bit_cast<uint32_t>(canon(float(v)));
-    case Elem::F64: return std::bit_cast<uint64_t>(canon(v));
-    case Elem::S32: {
-      // Integer sums are exact in double (|terms| < 2^53).
-      const double lo = -2147483648.0, hi = 2147483647.0;
-      if (satfinite) return uint32_t(int32_t(v < lo ? lo : v > hi ? hi : v));
-      return uint32_t(uint64_t(int64_t(v)));
-    }
-    default: return 0;
-  }
-}
-
-// Register values of a vector operand (immediates materialized).
-struct VecVals {
-  uint64_t scratch[16][kWarpSize];
-  const uint64_t* v[16] = {};
-  uint32_t n = 0;
-  void load(Warp& w, const Operand& op) {
-    n = op.kind == OK::Vec ? op.vec_n : 1;
-    for (uint32_t i = 0; i < n && i < 16; ++i) v[i] = w.src(op.kind == OK::Vec ? w.vec_elem(op, i) : op, scratch[i]);
-  }
-  uint64_t elem(Elem t, uint32_t lane, uint32_t i) const {
-    const uint32_t per = per_reg(t), bits = elem_bits(t);
-    const uint64_t r = v[i / per][lane];
-    if (bits >= 64) return r;
-    return (r >> ((i % per) * bits)) & ((1ull << bits) - 1);
-  }
-};
-
-// Writes packed fragment elements to a vector destination.
-void write_frag(Warp& w, const Operand& op, uint32_t nregs, const uint64_t (*regs)[kWarpSize], uint32_t mask) {
-  for (uint32_t r = 0; r < nregs; ++r) {
-    const Operand& e = op.kind == OK::Vec ? w.vec_elem(op, r) : op;
-    if (uint64_t* out = w.dst(e)) for_lanes(mask, [&](uint32_t l) { out[l] = regs[r][l]; });
-  }
-}
-
-// Matrix instructions are warp-collective (.sync.aligned): every lane must
-// execute them together, or the result is undefined on hardware.
-bool require_full_warp(Warp& w, const Inst& in, uint32_t mask) {
-  if (mask == kFullMask) return true;
-  w.fault(Status::IllegalInstruction, uint32_t(std::countr_zero(~mask)), 0,
-          fmt::format("{} executed by a partial warp (active mask 0x{:08x}); warp-collective matrix instructions "
-                      "need all 32 lanes",
-                      in.text(), mask));
-  return false;
-}
 
 struct Matrices {
   double a[4][32][32], b[4][32][32], c[4][32][32];

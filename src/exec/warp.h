@@ -333,6 +333,7 @@ void register_convert_handlers(HandlerTable& t);
 void register_memory_handlers(HandlerTable& t);
 void register_warp_handlers(HandlerTable& t);
 void register_tensor_handlers(HandlerTable& t);   // wmma, mma, ldmatrix, stmatrix
+void register_wgmma_handlers(HandlerTable& t);    // wgmma.*, setmaxnreg
 void register_async_handlers(HandlerTable& t);    // cp.async, mbarrier, f16/bf16 atomics
 void register_texture_handlers(HandlerTable& t);  // tex, suld, sust
 // TMA (exec/ops_tma.cpp): cp.async.bulk.tensor, cp.reduce.async.bulk.tensor,

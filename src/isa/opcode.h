@@ -86,4 +86,16 @@ constexpr std::optional<uint8_t> wide_form_max_operands(std::string_view instruc
   return std::nullopt;
 }
 
+// Forms of known opcodes that softgpu does not implement and whose operands
+// need not fit the decoding of the forms it does (sparse wgmma has a
+// metadata and a selector operand, and up to ten in all): the parser takes
+// them as not implemented whatever their operands.
+inline constexpr std::string_view kUnimplementedForms[] = {"wgmma.mma_async.sp"};
+constexpr bool is_unimplemented_form(std::string_view instruction) {
+  for (std::string_view f : kUnimplementedForms)
+    if (instruction.substr(0, f.size()) == f && (instruction.size() == f.size() || instruction[f.size()] == '.'))
+      return true;
+  return false;
+}
+
 }  // namespace softgpu::isa

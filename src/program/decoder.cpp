@@ -462,6 +462,26 @@ class FunctionDecoder {
     out_.calls.push_back(std::move(cs));
   }
 
+  // wgmma.mma_async d, a, b, scale-d, imm-scale-a, imm-scale-b{, imm-trans-a}{, imm-trans-b}:
+  // the first four are operands, the trailing immediates go to aux.
+  void wgmma_operands(const ptx::Instruction& src, Inst& in) {
+    in.nops = uint8_t(kWgmmaOperands);
+    for (size_t i = 0; i < kWgmmaOperands; ++i) in.o[i] = operand(src.operands[i], in, false);
+    const size_t extra = src.operands.size() - kWgmmaOperands;
+    if (extra > kWgmmaMaxImms) { error(src.loc, "too many operands"); return; }
+    in.aux = uint32_t(extra) << kWgmmaCountShift;
+    for (size_t i = 0; i < extra; ++i) {
+      const ptx::Operand& a = src.operands[kWgmmaOperands + i];
+      if (a.kind != ptx::Operand::Kind::Int || a.ival < -1 || a.ival > 1) {
+        error(a.loc, fmt::format("wgmma.mma_async operand {} must be an integer constant (imm-scale: 1 or -1, "
+                                 "imm-trans: 0 or 1)",
+                                 kWgmmaOperands + i + 1));
+        return;
+      }
+      in.aux |= uint32_t(a.ival + 1) << (2 * i);
+    }
+  }
+
   void instruction(const ptx::Instruction& src) {
     Inst in;
     in.line = src.loc.line;
@@ -510,6 +530,8 @@ class FunctionDecoder {
       }
       pending_tables_.emplace_back(in.aux, names, src.loc);
       in.nops = 1;
+    } else if (in.op == Opcode::Wgmma && src.operands.size() > kWgmmaOperands) {
+      wgmma_operands(src, in);
     } else {
       size_t n = std::min<size_t>(src.operands.size(), Inst::kPairSlot);
       in.nops = uint8_t(n);

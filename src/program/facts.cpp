@@ -27,17 +27,17 @@ void unique(std::vector<uint32_t>& v) {
   v.erase(std::unique(v.begin(), v.end()), v.end());
 }
 
-// mma.sync / wmma.mma: the shape (.mMnNkK) and the input type (the second
+// mma.sync / wmma.mma / wgmma.mma_async: the shape (.mMnNkK) and the input type (the second
 // type of mma's d.a.b.c list; wmma.mma's f16 form names only d and c).
 void tensor_facts(const Inst& in, InstFacts& u) {
-  const bool wmma = in.op == isa::Opcode::Wmma;
-  if (in.op != isa::Opcode::Mma && !wmma) return;
+  const bool wmma = in.op == isa::Opcode::Wmma, wgmma = in.op == isa::Opcode::Wgmma;
+  if (in.op != isa::Opcode::Mma && !wmma && !wgmma) return;
   uint32_t m = 0, n = 0, k = 0;
   std::vector<std::string_view> types;
-  bool is_mma = !wmma;
+  bool is_mma = !wmma && !wgmma;
   for (const auto& r : in.raw_mods) {
     std::string_view s = r;
-    if (s == ".mma") is_mma = true;
+    if (s == ".mma" || s == ".mma_async") is_mma = true;
     if (s.size() > 2 && s[1] == 'm' && s.find('n') != s.npos && s.find('k') != s.npos &&
         std::sscanf(r.c_str(), ".m%un%uk%u", &m, &n, &k) == 3)
       continue;
@@ -57,7 +57,8 @@ void tensor_facts(const Inst& in, InstFacts& u) {
   else if (a == ".s8" || a == ".u8" || a == ".s4" || a == ".u4") kind = TensorKind::Int8;
   else if (a == ".e4m3" || a == ".e5m2") kind = d == ".f16" ? TensorKind::Fp8F16 : TensorKind::Fp8F32;
   u.tensor = uint8_t(kind);
-  u.tensor_flops = 2 * m * n * k;
+  // A wgmma's m64 product is the warpgroup's: each of its four warps issues a quarter.
+  u.tensor_flops = 2 * (wgmma ? m / 4 : m) * n * k;
 }
 
 }  // namespace

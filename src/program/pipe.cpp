@@ -29,6 +29,8 @@ Pipe pipe(const Inst& in) {
     case Opcode::Bar: case Opcode::Barrier: return Pipe::Barrier;
     case Opcode::Wmma: return (has_mod(in, ".mma")) ? Pipe::Tensor : Pipe::Lsu;
     case Opcode::Mma: return Pipe::Tensor;
+    case Opcode::Wgmma: return has_mod(in, ".mma_async") ? Pipe::Tensor : Pipe::Branch;  // fence/commit/wait
+    case Opcode::Setmaxnreg: return Pipe::Branch;
     case Opcode::Shfl: case Opcode::Match: case Opcode::Membar: case Opcode::Fence: return Pipe::Lsu;
     case Opcode::Vote: case Opcode::Activemask: case Opcode::Elect: case Opcode::Redux: return Pipe::Alu;
     case Opcode::Nanosleep: case Opcode::Brkpt: case Opcode::Pmevent: case Opcode::Griddepcontrol:

@@ -122,7 +122,7 @@ struct Inst {
   uint32_t target = 0;      // bra: target pc; call: callee function index
   uint32_t reconv = 0;      // bra/brx: reconvergence pc (immediate post-dominator)
   uint32_t line = 0;        // PTX source line
-  uint32_t aux = 0;         // per-opcode extra (call: index into Function::calls)
+  uint32_t aux = 0;         // per-opcode extra (call: index into Function::calls; wgmma: see below)
   // CUDA source location from the PTX's .loc/.file (nvcc -lineinfo or -G);
   // read it through source_location(). src_file is 1 + an index into
   // Program::source_files, 0 when the PTX gives none.
@@ -146,6 +146,17 @@ struct CallSite {
   bool indirect = false;    // target function comes from a register (o[aux_reg])
   uint32_t target_reg = kNoReg;
 };
+
+// wgmma.mma_async has up to eight operands: d, a, b and scale-d take
+// operand slots; the immediates after them (imm-scale-a, imm-scale-b, then
+// imm-trans-a and/or imm-trans-b, as the form has them) are modifiers in all
+// but syntax and live in Inst::aux: two bits each (value + 1, values -1..1),
+// their count above kWgmmaCountShift.
+inline constexpr size_t kWgmmaOperands = 4;
+inline constexpr size_t kWgmmaMaxImms = 4;
+inline constexpr uint32_t kWgmmaCountShift = 24;
+inline uint32_t wgmma_imm_count(const Inst& in) { return in.aux >> kWgmmaCountShift; }
+inline int wgmma_imm(const Inst& in, uint32_t i) { return int((in.aux >> (2 * i)) & 3) - 1; }
 
 // What the timing model and the analyses need of one instruction, computed
 // once at decode (program/facts.h): the registers it reads and writes (slots

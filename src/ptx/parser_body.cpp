@@ -124,7 +124,7 @@ bool Parser::parse_instruction(Instruction& in) {
   size_t dot = full.find('.');
   std::string_view mnem = full.substr(0, dot);
   auto code = isa::find_opcode(mnem);
-  // An opcode softgpu does not know (wgmma, setmaxnreg, tcgen05 ...) is
+  // An opcode softgpu does not know (multimem, tcgen05 ...) is
   // parsed as an instruction of unknown meaning: its operands must still be
   // well formed, and only the kernels that reach it fail (at launch).
   auto plain_word = [](std::string_view w) {
@@ -164,6 +164,13 @@ bool Parser::parse_instruction(Instruction& in) {
   // The opcode table counts "[tex, {x, y}]" as separate operands (handle, coordinates).
   size_t n = 0;
   for (const auto& o : in.operands) n += 1 + (o.kind == Operand::Kind::Address ? o.list.size() : 0);
+  if (isa::is_unimplemented_form(full)) {
+    in.not_implemented = true;
+    not_implemented(op.loc, fmt::format("instruction '{}' is not implemented by softgpu; kernels that use it "
+                                        "fail at launch",
+                                        name));
+    return true;
+  }
   const uint8_t max_ops = std::max(info.max_operands, isa::wide_form_max_operands(full).value_or(0));
   if (n < info.min_operands || n > max_ops) {
     std::string want = info.min_operands == max_ops ? fmt::format("{}", info.min_operands)
@@ -171,6 +178,7 @@ bool Parser::parse_instruction(Instruction& in) {
     error_at(op, fmt::format("'{}' expects {} operand{}, found {}", name, want, max_ops == 1 ? "" : "s", n));
     return false;
   }
+  if (*code == isa::Opcode::Setmaxnreg) check_setmaxnreg(in);
   return true;
 }
 

@@ -1,7 +1,7 @@
 // Checks on a whole parsed function that the grammar alone cannot make:
 // labels defined once and every branch target defined, static shared (and,
-// for `softgpu check`, local) memory within what the hardware provides, and
-// vector widths PTX allows on instructions.
+// for `softgpu check`, local) memory within what the hardware provides,
+// vector widths PTX allows on instructions, setmaxnreg's register count.
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
@@ -142,6 +142,16 @@ void Parser::check_vector_modifiers(const Token& op, const Instruction& in) {
     }
     offset += m.size();
   }
+}
+
+// setmaxnreg.{inc,dec}.sync.aligned.u32 n: the ISA requires n to be an
+// immediate in 24..256 and a multiple of 8.
+void Parser::check_setmaxnreg(const Instruction& in) {
+  const Operand& n = in.operands[0];
+  if (n.kind != Operand::Kind::Int)
+    error(n.loc, "setmaxnreg: the register count must be an integer constant");
+  else if (n.ival < 24 || n.ival > 256 || n.ival % 8 != 0)
+    error(n.loc, fmt::format("setmaxnreg: register count {} is not a multiple of 8 in the range 24..256", n.ival));
 }
 
 }  // namespace softgpu::ptx::detail

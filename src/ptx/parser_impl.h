@@ -87,6 +87,7 @@ class Parser {
   // ---- checks on a parsed function (parser_checks.cpp)
   void check_function(const Function& f);  // labels, shared/local sizes
   void check_vector_modifiers(const Token& op, const Instruction& in);
+  void check_setmaxnreg(const Instruction& in);  // the register count: 24..256, a multiple of 8
 
   std::string_view text_;
   std::vector<Token> toks_;

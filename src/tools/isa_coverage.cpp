@@ -68,7 +68,8 @@ int main(int argc, char** argv) {
                "  the instruction, its PTX line and the kernel); `softgpu check` reports it as \"not implemented\".\n"
             << fmt::format("- **tested forms**: every instruction form found in the {} PTX files of the test suite\n"
                            "  (the committed PTX fixtures and the PTX nvcc 13 emits for every CUDA test program for sm_80\n"
-                           "  and sm_90, Thrust and CUB included); each is marked implemented or not.\n\n",
+                           "  and sm_90, the Hopper programs for sm_90a, Thrust and CUB included); each is marked implemented\n"
+                           "  or not.\n\n",
                            files);
   std::cout << "## Opcodes\n\n| opcode | unit | handler | forms in tests |\n|---|---|---|---|\n";
   size_t impl_ops = 0;

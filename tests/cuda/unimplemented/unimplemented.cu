@@ -1,9 +1,11 @@
 // One instruction softgpu does not implement fails only the kernels that
 // reach it, at their launch, with cudaErrorNotSupported (not sticky); the
-// module's other kernels load and run. The two bad kernels use sm_90a
-// instructions softgpu lacks: setmaxnreg directly, wgmma.fence through a
-// device function. On a real H100/H200 every launch succeeds, which the
-// program accepts too (it prints "ran" instead of the error).
+// module's other kernels load and run. The two bad kernels use sm_90
+// instructions softgpu lacks (multimem: NVLink multicast memory), one
+// directly, one through a device function. multimem needs a multicast
+// address (cuMulticast*), so the kernels run it only when asked (never,
+// here): on a real H100/H200 every launch succeeds, which the program
+// accepts too (it prints "ran" instead of the error).
 #include <cstdio>
 #include <vector>
 
@@ -19,22 +21,23 @@ __global__ void saxpy(float k, const float* x, float* y, int n) {
   if (i < n) y[i] = k * x[i] + y[i];
 }
 
-__global__ void uses_setmaxnreg(int* out) {
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 240;");
-  out[threadIdx.x] = 1;
+__global__ void uses_multimem(int* out, int go) {
+  float v = 1;
+  if (go) asm volatile("multimem.ld_reduce.relaxed.sys.global.add.f32 %0, [%1];" : "=f"(v) : "l"(out) : "memory");
+  out[threadIdx.x] = int(v);
 }
 
-__device__ __noinline__ void fence_helper(int* out) {
-  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+__device__ __noinline__ void multimem_helper(int* out, int go) {
+  if (go) asm volatile("multimem.red.relaxed.sys.global.add.u32 [%0], 1;" ::"l"(out) : "memory");
   out[threadIdx.x] = 2;
 }
 
-__global__ void calls_wgmma_helper(int* out) { fence_helper(out); }
+__global__ void calls_multimem_helper(int* out, int go) { multimem_helper(out, go); }
 
 // The bad kernel's launch: cudaErrorNotSupported under softgpu, and then
 // nothing sticks (synchronize and the last error are clean).
-static int launch_bad(const char* name, void (*kernel)(int*), int* out) {
-  kernel<<<1, 128>>>(out);
+static int launch_bad(const char* name, void (*kernel)(int*, int), int* out) {
+  kernel<<<1, 128>>>(out, 0);
   cudaError_t e = cudaGetLastError();
   if (e == cudaSuccess) {
     CHECK(cudaDeviceSynchronize());
@@ -79,8 +82,8 @@ int main() {
   CHECK(cudaMalloc(&d_x, n * sizeof(float)));
   CHECK(cudaMalloc(&d_y, n * sizeof(float)));
   if (run_ordinary(n, d_a, d_x, d_y, 1)) return 1;
-  if (launch_bad("uses_setmaxnreg", uses_setmaxnreg, d_out)) return 1;
-  if (launch_bad("calls_wgmma_helper", calls_wgmma_helper, d_out)) return 1;
+  if (launch_bad("uses_multimem", uses_multimem, d_out)) return 1;
+  if (launch_bad("calls_multimem_helper", calls_multimem_helper, d_out)) return 1;
   if (run_ordinary(n, d_a, d_x, d_y, 2)) return 1;
   CHECK(cudaFree(d_a));
   CHECK(cudaFree(d_out));

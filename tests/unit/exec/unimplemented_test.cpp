@@ -20,7 +20,7 @@ const char* kPtx = R"(.version 8.0
 
 .func helper()
 {
-	setmaxnreg.inc.sync.aligned.u32 240;
+	multimem.red.relaxed.sys.global.add.u32 [0], 1;
 	ret;
 }
 
@@ -51,9 +51,9 @@ const char* kPtx = R"(.version 8.0
 	ret;
 }
 
-.visible .entry uses_wgmma()
+.visible .entry uses_multimem()
 {
-	wgmma.fence.sync.aligned;
+	.reg .f32 %f<2>; multimem.ld_reduce.relaxed.sys.global.add.f32 %f1, [0];
 	ret;
 }
 
@@ -125,14 +125,14 @@ TEST(Unimplemented, ModuleLoadsAndOnlyTheKernelsReachingOneFail) {
 
   auto msg = [&](const char* k) { return exec::find_kernel(*l.lr.program, k)->not_implemented; };
   EXPECT_EQ(msg("fill"), "");
-  EXPECT_EQ(msg("uses_wgmma"),
-            "cannot launch kernel 'uses_wgmma': softgpu does not implement instruction 'wgmma.fence.sync.aligned' at "
-            "PTX line 40 (cudaErrorNotSupported; the module's other kernels run)");
+  EXPECT_EQ(msg("uses_multimem"),
+            "cannot launch kernel 'uses_multimem': softgpu does not implement instruction "
+            "'multimem.ld_reduce.relaxed.sys.global.add.f32' at PTX line 40 (cudaErrorNotSupported; the module's other kernels run)");
   EXPECT_EQ(msg("calls_chain"),
             "cannot launch kernel 'calls_chain': softgpu does not implement instruction "
-            "'setmaxnreg.inc.sync.aligned.u32' at PTX line 7, in function 'helper' that the kernel calls "
+            "'multimem.red.relaxed.sys.global.add.u32' at PTX line 7, in function 'helper' that the kernel calls "
             "(cudaErrorNotSupported; the module's other kernels run)");
-  EXPECT_NE(msg("through_table").find("'setmaxnreg.inc.sync.aligned.u32' at PTX line 7, in function 'helper'"),
+  EXPECT_NE(msg("through_table").find("'multimem.red.relaxed.sys.global.add.u32' at PTX line 7, in function 'helper'"),
             std::string::npos);
   EXPECT_NE(msg("tma_load").find("at PTX line 68 (cudaErrorNotSupported"), std::string::npos);
 
@@ -147,7 +147,7 @@ TEST(Unimplemented, ModuleLoadsAndOnlyTheKernelsReachingOneFail) {
     for (uint32_t i = 0; i < 32; ++i) EXPECT_EQ(out[i], 100 + i);
   };
   check_fill();
-  for (const char* k : {"uses_wgmma", "calls_chain", "through_table", "tma_load"}) {
+  for (const char* k : {"uses_multimem", "calls_chain", "through_table", "tma_load"}) {
     auto r = l.run(k);
     EXPECT_EQ(r.status, Status::NotSupported) << k;
     EXPECT_FALSE(r.fault) << k;  // refused, never started: nothing sticky

@@ -13,9 +13,9 @@ TEST(Unimplemented, UnknownOpcodeDecodesToAStandIn) {
       ".file 1 \"/src/k.cu\"\n"
       "\tmov.u32 %r1, 1;\n"
       "\t.loc 1 12 3\n"
-      "\twgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, 1, 1, 1, 0, 0, "
-      "%r1, %r2;\n"
-      "\t@%p1 setmaxnreg.dec.sync.aligned.u32 %undeclared;\n"
+      "\ttcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, {%r3, %r4, %r5, %r6}, %p1, 1, 0, 0, 0, "
+      "%r7;\n"
+      "\t@%p1 multimem.red.relaxed.sys.global.add.u32 [%undeclared], 1;\n"
       "\tret;\n");
   ASSERT_EQ(p.functions.size(), 1u);
   const Function& f = p.functions[0];
@@ -23,12 +23,12 @@ TEST(Unimplemented, UnknownOpcodeDecodesToAStandIn) {
   EXPECT_EQ(f.unimplemented, (std::vector<uint32_t>{1, 2}));
   const Inst& w = f.code[1];
   EXPECT_EQ(w.op, isa::Opcode::Unimplemented);
-  EXPECT_EQ(w.text(), "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16");
+  EXPECT_EQ(w.text(), "tcgen05.mma.cta_group::1.kind::f16");
   EXPECT_EQ(w.nops, 0);  // eleven operands, not decoded
   EXPECT_EQ(w.line, 15u);
   EXPECT_EQ(describe_source(p, f, 1), "k.cu:12");
   // Nothing of it is resolved, not even the guard or an undeclared register.
-  EXPECT_EQ(f.code[2].text(), "setmaxnreg.dec.sync.aligned.u32");
+  EXPECT_EQ(f.code[2].text(), "multimem.red.relaxed.sys.global.add.u32");
   EXPECT_FALSE(f.code[2].has_guard);
   // It falls through like any ordinary instruction.
   EXPECT_EQ(f.code[3].op, isa::Opcode::Ret);

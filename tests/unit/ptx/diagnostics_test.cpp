@@ -33,11 +33,28 @@ void expect_diags(const std::string& text, const std::vector<Expect>& want) {
 }
 
 // A word that cannot be an opcode is malformed PTX. A plain lower-case word
-// softgpu does not know (wgmma, setmaxnreg, ...) is an instruction it does
+// softgpu does not know (multimem, tcgen05, ...) is an instruction it does
 // not implement: the module parses (tests/unit/ptx/unimplemented_test.cpp).
 TEST(Diagnostics, UnknownInstruction) {
   expect_diags(kernel("\tFoo.b32 %r1, %r2;\n\tret;\n"), {{6, 2, "unknown instruction 'Foo'"}});
   expect_diags(kernel("\tsetmax-nreg.u32 1;\n"), {{6, 9, "expected an operand, found 'nreg.u32'"}});
+}
+
+// setmaxnreg's register count: an immediate in 24..256, a multiple of 8 (ISA).
+TEST(Diagnostics, SetmaxnregCount) {
+  expect_diags(kernel("\tsetmaxnreg.inc.sync.aligned.u32 20;\n\tret;\n"),
+               {{6, 34, "setmaxnreg: register count 20 is not a multiple of 8 in the range 24..256"}});
+  expect_diags(kernel("\tsetmaxnreg.dec.sync.aligned.u32 100;\n\tret;\n"),
+               {{6, 34, "setmaxnreg: register count 100 is not a multiple of 8 in the range 24..256"}});
+  expect_diags(kernel("\tsetmaxnreg.inc.sync.aligned.u32 264;\n\tret;\n"),
+               {{6, 34, "setmaxnreg: register count 264 is not a multiple of 8 in the range 24..256"}});
+  expect_diags(kernel("\t.reg .b32 %r<2>;\n\tsetmaxnreg.inc.sync.aligned.u32 %r1;\n\tret;\n"),
+               {{7, 34, "setmaxnreg: the register count must be an integer constant"}});
+  for (const char* ok : {"24", "256", "240"}) {
+    auto r = parse(kernel(std::string("\tsetmaxnreg.dec.sync.aligned.u32 ") + ok + ";\n\tret;\n"), "t.ptx");
+    EXPECT_TRUE(r.module) << ok;
+    EXPECT_TRUE(r.diagnostics.empty()) << ok;
+  }
 }
 
 TEST(Diagnostics, WrongOperandCount) {

@@ -24,7 +24,7 @@ const Instruction* first_instruction(const Module& m) {
 }
 
 TEST(Unimplemented, UnknownOpcodeParsesAndIsReported) {
-  std::string t = kernel("\t.reg .pred %p<2>;\n\t@%p1 setmaxnreg.inc.sync.aligned.u32 240;\n\tret;\n");
+  std::string t = kernel("\t.reg .pred %p<2>;\n\t@%p1 multimem.red.relaxed.sys.global.add.u32 [0], 240;\n\tret;\n");
   auto r = parse(t, "k.ptx");
   ASSERT_TRUE(r.module) << render(r.diagnostics, t);
   EXPECT_FALSE(has_errors(r.diagnostics));
@@ -35,44 +35,43 @@ TEST(Unimplemented, UnknownOpcodeParsesAndIsReported) {
   EXPECT_EQ(d.loc.line, 7u);
   EXPECT_EQ(d.loc.col, 7u);  // the mnemonic, after the guard
   EXPECT_EQ(d.message,
-            "instruction 'setmaxnreg.inc.sync.aligned.u32' is not implemented by softgpu ('setmaxnreg' is not an "
-            "opcode it knows); kernels that use it fail at launch");
+            "instruction 'multimem.red.relaxed.sys.global.add.u32' is not implemented by softgpu ('multimem' is not "
+            "an opcode it knows); kernels that use it fail at launch");
   EXPECT_EQ(render(r.diagnostics, t),
-            "k.ptx:7:7: not implemented: instruction 'setmaxnreg.inc.sync.aligned.u32' is not implemented by "
-            "softgpu ('setmaxnreg' is not an opcode it knows); kernels that use it fail at launch\n"
-            "\t@%p1 setmaxnreg.inc.sync.aligned.u32 240;\n\t     ^\n");
+            "k.ptx:7:7: not implemented: instruction 'multimem.red.relaxed.sys.global.add.u32' is not implemented by "
+            "softgpu ('multimem' is not an opcode it knows); kernels that use it fail at launch\n"
+            "\t@%p1 multimem.red.relaxed.sys.global.add.u32 [0], 240;\n\t     ^\n");
   const Instruction* in = first_instruction(*r.module);
   ASSERT_NE(in, nullptr);
   EXPECT_TRUE(in->not_implemented);
-  EXPECT_EQ(in->opcode, "setmaxnreg");
-  EXPECT_EQ(in->modifiers, (std::vector<std::string>{".inc", ".sync", ".aligned", ".u32"}));
-  ASSERT_EQ(in->operands.size(), 1u);
-  EXPECT_EQ(in->operands[0].ival, 240);
+  EXPECT_EQ(in->opcode, "multimem");
+  EXPECT_EQ(in->modifiers, (std::vector<std::string>{".red", ".relaxed", ".sys", ".global", ".add", ".u32"}));
+  ASSERT_EQ(in->operands.size(), 2u);
+  EXPECT_EQ(in->operands[1].ival, 240);
   EXPECT_EQ(in->guard, "%p1");
 }
 
-TEST(Unimplemented, WgmmaWithVectorAndDescriptorOperands) {
+TEST(Unimplemented, UnknownOpcodeWithVectorAndAddressOperands) {
   std::string body =
       "\t.reg .f32 %f<5>;\n\t.reg .b64 %rd<3>;\n"
-      "\twgmma.fence.sync.aligned;\n"
-      "\twgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, 1, 1, 1, 0, 0;\n"
-      "\twgmma.commit_group.sync.aligned;\n\twgmma.wait_group.sync.aligned 0;\n\tret;\n";
+      "\tmultimem.ld_reduce.relaxed.sys.global.add.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];\n"
+      "\tmultimem.st.relaxed.sys.global.v4.f32 [%rd2+16], {%f1, %f2, %f3, %f4};\n\tret;\n";
   auto r = parse(kernel(body), "k.ptx");
   ASSERT_TRUE(r.module) << render(r.diagnostics, kernel(body));
-  ASSERT_EQ(r.diagnostics.size(), 4u);
+  ASSERT_EQ(r.diagnostics.size(), 2u);
   for (const auto& d : r.diagnostics) EXPECT_EQ(d.severity, Severity::NotImplemented);
   EXPECT_EQ(r.diagnostics[1].loc.line, 9u);
-  EXPECT_NE(r.diagnostics[1].message.find("'wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16'"), std::string::npos);
+  EXPECT_NE(r.diagnostics[1].message.find("'multimem.st.relaxed.sys.global.v4.f32'"), std::string::npos);
 }
 
 TEST(Unimplemented, MalformedOperandsOfAnUnknownOpcodeAreStillErrors) {
-  auto r = parse(kernel("\twgmma.fence.sync.aligned %r1 %r2;\n\tret;\n"), "k.ptx");
+  auto r = parse(kernel("\tmultimem.red.relaxed.sys.global.add.u32 [%rd1] %r2;\n\tret;\n"), "k.ptx");
   EXPECT_FALSE(r.module);
   ASSERT_FALSE(r.diagnostics.empty());
   EXPECT_EQ(r.diagnostics[0].severity, Severity::Error);
   EXPECT_EQ(r.diagnostics[0].message, "expected ';' after instruction");
   // An unknown opcode next to a syntax error: the error fails the module.
-  auto r2 = parse(kernel("\twgmma.fence.sync.aligned;\n\tadd.s32 %r1, ;\n"), "k.ptx");
+  auto r2 = parse(kernel("\tmultimem.red.relaxed.sys.global.add.u32 [0], 1;\n\tadd.s32 %r1, ;\n"), "k.ptx");
   EXPECT_FALSE(r2.module);
   EXPECT_TRUE(has_errors(r2.diagnostics));
 }

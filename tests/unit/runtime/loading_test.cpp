@@ -134,7 +134,7 @@ TEST_F(Loading, BadPtxIsReportedOnceWithTheKernelName) {
 TEST_F(Loading, UnimplementedInstructionFailsOnlyItsKernel) {
   void* h = rt.register_ptx({".version 8.0\n.target sm_90a\n.address_size 64\n"
                              ".visible .entry good() { ret; }\n"
-                             ".visible .entry _Z3badv() {\n\tsetmaxnreg.inc.sync.aligned.u32 240;\n\tret;\n}\n"},
+                             ".visible .entry _Z3badv() {\n\tmultimem.red.relaxed.sys.global.add.u32 [0], 1;\n\tret;\n}\n"},
                             "u.ptx");
   rt.register_function(h, &stub, "good");
   rt.register_function(h, &other, "_Z3badv");
@@ -145,7 +145,7 @@ TEST_F(Loading, UnimplementedInstructionFailsOnlyItsKernel) {
     EXPECT_EQ(launch(&other, &err), Status::NotSupported);
     EXPECT_EQ(err,
               "softgpu: cannot launch kernel 'bad()' (_Z3badv): softgpu does not implement instruction "
-              "'setmaxnreg.inc.sync.aligned.u32' at PTX line 6 (cudaErrorNotSupported; the module's other kernels "
+              "'multimem.red.relaxed.sys.global.add.u32' at PTX line 6 (cudaErrorNotSupported; the module's other kernels "
               "run)\n");
     EXPECT_EQ(rt.last_error(false), Status::NotSupported);  // cudaPeekAtLastError
     EXPECT_EQ(rt.synchronize(), Status::Success);             // nothing sticky

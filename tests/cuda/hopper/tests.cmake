@@ -1,0 +1,33 @@
+# Hopper (sm_90a) warpgroup MMA: inline-PTX wgmma GEMMs in every multiplicand
+# type against a CPU reference (shared-memory layouts and swizzles written
+# by the program itself, A from registers or shared memory, transposes,
+# negation, scale-d, several k-steps with commit/wait groups), elect.sync,
+# fence.proxy.async and setmaxnreg in a warp-specialized kernel.
+softgpu_cuda_program(wgmma_gemm SOURCES hopper/wgmma_gemm.cu HEADERS hopper/wgmma_asm.cuh hopper/wgmma_run.cuh
+                     ARCH -gencode arch=compute_90a,code=[sm_90a,compute_90a])
+cuda_test(wgmma_gemm wgmma_gemm STDOUT_REGEX "PASS wgmma_gemm")
+
+# The same through CUTLASS's CuTe, which lays out shared memory and builds
+# the descriptors itself: needs the CuTe headers of the nvidia-cutlass wheel
+# (`pip install nvidia-cutlass`: cutlass_library/source/include), found
+# through Python or given as -DSOFTGPU_CUTLASS_INCLUDE=...
+set(SOFTGPU_CUTLASS_INCLUDE "" CACHE PATH "CUTLASS/CuTe include folder for the CuTe wgmma test")
+if(NOT SOFTGPU_CUTLASS_INCLUDE)
+  find_package(Python3 COMPONENTS Interpreter QUIET)
+  if(Python3_FOUND)
+    execute_process(COMMAND ${Python3_EXECUTABLE} -c
+                    "import cutlass_library, os; print(os.path.join(os.path.dirname(cutlass_library.__file__), 'source', 'include'))"
+                    OUTPUT_VARIABLE _cute_inc OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+    if(_cute_inc AND EXISTS ${_cute_inc}/cute/tensor.hpp)
+      set(SOFTGPU_CUTLASS_INCLUDE ${_cute_inc} CACHE PATH "" FORCE)
+    endif()
+  endif()
+endif()
+if(SOFTGPU_CUTLASS_INCLUDE AND EXISTS ${SOFTGPU_CUTLASS_INCLUDE}/cute/tensor.hpp)
+  softgpu_cuda_program(cute_gmma SOURCES hopper/cute_gmma.cu
+                       ARCH -gencode arch=compute_90a,code=[sm_90a,compute_90a]
+                       FLAGS -std=c++17 --expt-relaxed-constexpr -I${SOFTGPU_CUTLASS_INCLUDE})
+  cuda_test(cute_gmma cute_gmma STDOUT_REGEX "PASS cute_gmma")
+else()
+  message(STATUS "cute_gmma skipped: no CuTe headers (pip install nvidia-cutlass, or -DSOFTGPU_CUTLASS_INCLUDE=...)")
+endif()
