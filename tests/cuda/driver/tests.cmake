@@ -10,6 +10,8 @@
 #   driver_streams: streams and events.
 #   driver_mixed PART: runtime and driver API together (primary context,
 #     shared memory, cudaGetDriverEntryPoint, attributes, cluster occupancy).
+#   driver_abi_exports: every entry point of the toolkit's link stub is
+#     exported (implemented or a NOT_SUPPORTED stub), nothing else.
 if(TARGET cuda_driver)
   set(_drv ${_src}/driver)
   set(_drv_host "")
@@ -47,6 +49,11 @@ if(TARGET cuda_driver)
   cuda_test(driver_errors driver_errors STDOUT_REGEX "PASS driver_errors"
             STDERR_REGEX "softgpu cuda: cuTensorMapEncodeTiled is not implemented yet\n")
   cuda_test(driver_streams driver_streams STDOUT_REGEX "PASS driver_streams")
+  if(EXISTS ${SOFTGPU_CUDA_INCLUDE_DIR}/../lib64/stubs/libcuda.so)
+    add_test(NAME cuda.driver_abi_exports
+      COMMAND bash ${_drv}/check_cuda_abi.sh $<TARGET_FILE:cuda_driver> ${SOFTGPU_CUDA_INCLUDE_DIR}/../lib64/stubs/libcuda.so)
+    set_tests_properties(cuda.driver_abi_exports PROPERTIES LABELS cuda TIMEOUT 120)
+  endif()
   foreach(part context memory entry attributes clusters)
     cuda_test(driver_mixed_${part} driver_mixed ARGS ${part} STDOUT_REGEX "PASS driver_mixed ${part}")
   endforeach()
