@@ -2,7 +2,7 @@
 // with cuModuleLoadData, launches with kernelParams and with the `extra`
 // packed buffer, module globals, copies and memsets, contexts, cluster and
 // cooperative launches, pointer attributes. Every result is checked against
-// a CPU loop. Usage: driver_api ptx|context|cluster|memory
+// a CPU loop. Usage: driver_api ptx|context|cluster|memory|extras
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -378,6 +378,108 @@ int part_memory() {
   return 0;
 }
 
+void CUDA_CB set_flag(void* p) { *static_cast<int*>(p) += 1; }
+
+// Managed memory, 2-D copies, stream queries, host functions, limits.
+int part_extras() {
+  CUcontext ctx;
+  if (setup(&ctx)) return 1;
+  CUmodule mod;
+  CU_CHECK(cuModuleLoadData(&mod, kSaxpyPtx));
+  CUfunction f;
+  CU_CHECK(cuModuleGetFunction(&f, mod, "saxpy"));
+  const int n = 100;
+  CUdeviceptr mx, my;
+  CU_CHECK(cuMemAllocManaged(&mx, n * 4, CU_MEM_ATTACH_GLOBAL));
+  CU_CHECK(cuMemAllocManaged(&my, n * 4, CU_MEM_ATTACH_GLOBAL));
+  float* hx = reinterpret_cast<float*>(mx);
+  float* hy = reinterpret_cast<float*>(my);
+  for (int i = 0; i < n; ++i) hx[i] = float(i), hy[i] = 1.0f;
+  int nn = n;
+  float a = 0.5f;
+  void* params[] = {&nn, &a, &mx, &my};
+  CUstream s;
+  CU_CHECK(cuStreamCreateWithPriority(&s, CU_STREAM_NON_BLOCKING, -1));
+  int calls = 0;
+  CU_CHECK(cuLaunchKernel(f, 1, 1, 1, 128, 1, 1, 0, s, params, nullptr));
+  CU_CHECK(cuLaunchHostFunc(s, set_flag, &calls));
+  CU_CHECK(cuStreamSynchronize(s));
+  EXPECT_TRUE(calls == 1);
+  for (int i = 0; i < n; ++i) EXPECT_TRUE(hy[i] == std::fma(0.5f, float(i), 1.0f));
+  unsigned is_managed = 0;
+  CU_CHECK(cuPointerGetAttribute(&is_managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, mx));
+  EXPECT_TRUE((is_managed & 0xff) == 1);
+  unsigned flags = 0;
+  int prio = 0, least = 0, greatest = 0;
+  CU_CHECK(cuStreamGetFlags(s, &flags));
+  EXPECT_TRUE(flags == CU_STREAM_NON_BLOCKING);
+  CU_CHECK(cuCtxGetStreamPriorityRange(&least, &greatest));
+  CU_CHECK(cuStreamGetPriority(s, &prio));
+  EXPECT_TRUE(prio == (-1 < greatest ? greatest : -1));  // clamped to the range
+  CUcontext sctx = nullptr;
+  CU_CHECK(cuStreamGetCtx(s, &sctx));
+  EXPECT_TRUE(sctx == ctx);
+  CU_CHECK(cuStreamDestroy(s));
+
+  // 2-D: a 5x3 block at (2 bytes, row 1) of a 16-byte-pitch host image into
+  // a 32-byte-pitch device image at (4, 2), and back into a clean host image.
+  unsigned char src[16 * 6], back[24 * 6] = {};
+  for (int i = 0; i < 16 * 6; ++i) src[i] = (unsigned char)(i + 1);
+  CUdeviceptr d;
+  CU_CHECK(cuMemAlloc(&d, 32 * 8));
+  CU_CHECK(cuMemsetD8(d, 0, 32 * 8));
+  CUDA_MEMCPY2D c{};
+  c.srcMemoryType = CU_MEMORYTYPE_HOST;
+  c.srcHost = src;
+  c.srcPitch = 16;
+  c.srcXInBytes = 2;
+  c.srcY = 1;
+  c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  c.dstDevice = d;
+  c.dstPitch = 32;
+  c.dstXInBytes = 4;
+  c.dstY = 2;
+  c.WidthInBytes = 5;
+  c.Height = 3;
+  CU_CHECK(cuMemcpy2D(&c));
+  CUDA_MEMCPY2D r{};
+  r.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
+  r.srcDevice = d;
+  r.srcPitch = 32;
+  r.dstMemoryType = CU_MEMORYTYPE_HOST;
+  r.dstHost = back;
+  r.dstPitch = 24;
+  r.WidthInBytes = 12;
+  r.Height = 6;
+  CU_CHECK(cuMemcpy2DAsync(&r, nullptr));
+  CU_CHECK(cuCtxSynchronize());
+  for (int y = 0; y < 6; ++y)
+    for (int x = 0; x < 24; ++x) {
+      unsigned char want = 0;
+      if (x < 12 && y >= 2 && y < 5 && x >= 4 && x < 9) want = src[(y - 2 + 1) * 16 + (x - 4 + 2)];
+      if (back[y * 24 + x] != want) {
+        std::fprintf(stderr, "FAIL 2-D copy (%d,%d) = %d, expected %d\n", x, y, back[y * 24 + x], want);
+        return 1;
+      }
+    }
+  c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+  CU_EXPECT(cuMemcpy2D(&c), CUDA_ERROR_INVALID_VALUE);  // no array given
+
+  size_t stack = 0;
+  CU_CHECK(cuCtxSetLimit(CU_LIMIT_STACK_SIZE, 8192));
+  CU_CHECK(cuCtxGetLimit(&stack, CU_LIMIT_STACK_SIZE));
+  EXPECT_TRUE(stack == 8192);
+  unsigned api = 0;
+  CU_CHECK(cuCtxGetApiVersion(ctx, &api));
+  EXPECT_TRUE(api >= 3020);
+  CU_CHECK(cuMemFree(d));
+  CU_CHECK(cuMemFree(mx));
+  CU_CHECK(cuMemFree(my));
+  CU_CHECK(cuModuleUnload(mod));
+  std::printf("PASS driver_api extras\n");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -386,6 +488,7 @@ int main(int argc, char** argv) {
   if (part == "context") return part_context();
   if (part == "cluster") return part_cluster();
   if (part == "memory") return part_memory();
-  std::fprintf(stderr, "usage: driver_api ptx|context|cluster|memory\n");
+  if (part == "extras") return part_extras();
+  std::fprintf(stderr, "usage: driver_api ptx|context|cluster|memory|extras\n");
   return 2;
 }

@@ -3,7 +3,8 @@
 # against CPU loops or hand-worked values.
 #   driver_api PART: driver API alone (-cudart none): PTX from memory,
 #     kernelParams and `extra` launches, globals, contexts, clusters and
-#     cooperative launches, memsets, copies, pointer attributes.
+#     cooperative launches, memsets, copies, pointer attributes; managed
+#     memory, 2-D copies, stream queries, host functions, limits (extras).
 #   driver_fatbin: `nvcc -fatbin` / `nvcc -ptx` output through cuModuleLoad,
 #     cuModuleLoadData, cuModuleLoadFatBinary, cuModuleLoadDataEx, cuLibrary*.
 #   driver_errors: CUresult codes for bad input; an unimplemented entry point.
@@ -41,7 +42,7 @@ if(TARGET cuda_driver)
   list(APPEND _programs ${_bin}/driver_kernels.fatbin ${_bin}/driver_kernels.ptx)
   softgpu_cuda_program(driver_mixed SOURCES driver/driver_mixed.cu ARCH -arch=sm_90 FLAGS -lcuda)
 
-  foreach(part ptx context cluster memory)
+  foreach(part ptx context cluster memory extras)
     cuda_test(driver_api_${part} driver_api ARGS ${part} STDOUT_REGEX "PASS driver_api ${part}")
   endforeach()
   cuda_test(driver_fatbin driver_fatbin ARGS "${_bin}/driver_kernels.fatbin@@${_bin}/driver_kernels.ptx"
