@@ -3,6 +3,8 @@
 
 #include <atomic>
 #include <cstdio>
+#include <string>
+#include <string_view>
 
 namespace softgpu::cudadrv {
 
@@ -82,6 +84,23 @@ CUresult to_cu(cudaError_t e) {
   if (c == cudaErrorInitializationError) return CUDA_ERROR_NOT_INITIALIZED;
   if (c >= 9 && c < 100 && c != 34 && c != 46) return CUDA_ERROR_INVALID_VALUE;  // runtime-only argument errors
   return static_cast<CUresult>(c);
+}
+
+void note_error(const char* function, CUresult r) noexcept {
+  try {
+    // "CUresult cuMemAlloc_v2(CUdeviceptr*, size_t)" -> "cuMemAlloc_v2"
+    std::string_view f = function;
+    f = f.substr(0, f.find('('));
+    if (auto sp = f.rfind(' '); sp != std::string_view::npos) f = f.substr(sp + 1);
+    const char* name = nullptr;
+    const char* text = nullptr;
+    cuGetErrorName(r, &name);
+    cuGetErrorString(r, &text);
+    std::string call(f);
+    softgpu_cudart_driver_error(call.c_str(), static_cast<int>(r), name ? name : "CUDA_ERROR_UNKNOWN",
+                                text ? text : "unknown error");
+  } catch (...) {
+  }
 }
 
 CUresult check_device(CUdevice dev) {

@@ -15,6 +15,7 @@
 #include <exception>
 #include <mutex>
 #include <new>
+#include <source_location>
 #include <vector>
 
 struct CUctx_st {
@@ -70,28 +71,45 @@ cudaError_t softgpu_cudart_address_range(const void* p, void** base, size_t* siz
 cudaError_t softgpu_cudart_memset_elements(void* dst, unsigned value, size_t elem_size, size_t count,
                                            cudaStream_t stream);
 cudaError_t softgpu_cudart_param_count(const void* func, size_t* count);
-cudaError_t softgpu_cudart_thread_error(void);
-void softgpu_cudart_set_thread_error(cudaError_t e);
+cudaError_t softgpu_cudart_driver_begin(void);
+void softgpu_cudart_driver_end(cudaError_t saved);
+void softgpu_cudart_driver_error(const char* call, int code, const char* name, const char* text);
 }
 
 namespace softgpu::cudadrv {
 
+// A failed call, for the sanitizers ("Program hit CUDA_ERROR_INVALID_VALUE
+// ... on CUDA API call to cuMemAlloc_v2"); `function` is the entry point's
+// signature.
+void note_error(const char* function, CUresult r) noexcept;
+
 // Runs f (returning CUresult) once cuInit has succeeded; nothing unwinds
 // into the C program. The runtime calls f makes leave the thread's
-// cudaGetLastError as it was: driver API calls do not set it.
+// cudaGetLastError as it was (driver API calls do not set it), and a
+// failure is reported under the driver entry point's name.
 template <class F>
-CUresult guarded(F&& f) noexcept {
+CUresult guarded(F&& f, std::source_location loc = std::source_location::current()) noexcept {
+  CUresult r;
   try {
-    if (!Driver::get().initialized()) return CUDA_ERROR_NOT_INITIALIZED;
-    const cudaError_t saved = softgpu_cudart_thread_error();
-    CUresult r = f();
-    softgpu_cudart_set_thread_error(saved);
-    return r;
+    if (!Driver::get().initialized()) {
+      r = CUDA_ERROR_NOT_INITIALIZED;
+    } else {
+      const cudaError_t saved = softgpu_cudart_driver_begin();
+      try {
+        r = f();
+      } catch (...) {
+        softgpu_cudart_driver_end(saved);
+        throw;
+      }
+      softgpu_cudart_driver_end(saved);
+    }
   } catch (const std::bad_alloc&) {
-    return CUDA_ERROR_OUT_OF_MEMORY;
+    r = CUDA_ERROR_OUT_OF_MEMORY;
   } catch (...) {
-    return CUDA_ERROR_UNKNOWN;
+    r = CUDA_ERROR_UNKNOWN;
   }
+  if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_READY) note_error(loc.function_name(), r);
+  return r;
 }
 
 // A cudart call's result as a CUresult.

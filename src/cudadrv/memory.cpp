@@ -11,22 +11,26 @@ using softgpu::cudadrv::ptr;
 using softgpu::cudadrv::rt;
 
 namespace {
-CUresult copy(CUdeviceptr dst, const void* src, size_t n, cudaMemcpyKind kind, CUstream s, bool async) {
+// loc: the calling entry point, whose name a failure is reported under.
+using Loc = std::source_location;
+
+CUresult copy(CUdeviceptr dst, const void* src, size_t n, cudaMemcpyKind kind, CUstream s, bool async,
+              Loc loc = Loc::current()) {
   return guarded([&] {
     return async ? rt(cudaMemcpyAsync(ptr(dst), src, n, kind, s)) : rt(cudaMemcpy(ptr(dst), src, n, kind));
-  });
+  }, loc);
 }
-CUresult copy_out(void* dst, CUdeviceptr src, size_t n, CUstream s, bool async) {
+CUresult copy_out(void* dst, CUdeviceptr src, size_t n, CUstream s, bool async, Loc loc = Loc::current()) {
   return guarded([&] {
     return async ? rt(cudaMemcpyAsync(dst, ptr(src), n, cudaMemcpyDeviceToHost, s))
                  : rt(cudaMemcpy(dst, ptr(src), n, cudaMemcpyDeviceToHost));
-  });
+  }, loc);
 }
-CUresult set(CUdeviceptr dst, unsigned value, size_t elem, size_t n, CUstream s) {
+CUresult set(CUdeviceptr dst, unsigned value, size_t elem, size_t n, CUstream s, Loc loc = Loc::current()) {
   return guarded([&] {
     if (elem == 1) return rt(cudaMemsetAsync(ptr(dst), int(value & 0xff), n, s));
     return rt(softgpu_cudart_memset_elements(ptr(dst), value, elem, n, s));
-  });
+  }, loc);
 }
 CUstream per_thread(CUstream s) { return s ? s : CU_STREAM_PER_THREAD; }
 }  // namespace

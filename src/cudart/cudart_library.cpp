@@ -193,19 +193,31 @@ __attribute__((visibility("default"))) cudaError_t softgpu_cudart_param_count(co
   return call([&] { return rt().func_param_count(func, count); });
 }
 
-// The calling thread's last error (no sticky or init status), to put back
-// with softgpu_cudart_set_thread_error after the driver's calls.
-__attribute__((visibility("default"))) cudaError_t softgpu_cudart_thread_error(void) {
+// A driver API call's begin and end (src/cudadrv/driver.h): the cudart
+// calls it makes leave the thread's last error as it was and report no
+// failures to the sanitizers under their own names; the driver reports its
+// own (softgpu_cudart_driver_error). begin returns the last error to put back.
+__attribute__((visibility("default"))) cudaError_t softgpu_cudart_driver_begin(void) {
+  softgpu::cudart::driver_call_depth(+1);
   try {
     return softgpu::cudart::to_cuda(rt().thread_error());
   } catch (...) {
-    return cudaErrorUnknown;
+    return cudaSuccess;
   }
 }
 
-__attribute__((visibility("default"))) void softgpu_cudart_set_thread_error(cudaError_t e) {
+__attribute__((visibility("default"))) void softgpu_cudart_driver_end(cudaError_t saved) {
   try {
-    rt().set_thread_error(static_cast<Status>(static_cast<int>(e)));
+    rt().set_thread_error(static_cast<Status>(static_cast<int>(saved)));
+  } catch (...) {
+  }
+  softgpu::cudart::driver_call_depth(-1);
+}
+
+__attribute__((visibility("default"))) void softgpu_cudart_driver_error(const char* call, int code, const char* name,
+                                                                       const char* text) {
+  try {
+    rt().api_error(call ? call : "", code, name ? name : "", text ? text : "");
   } catch (...) {
   }
 }

@@ -59,3 +59,9 @@ if(TARGET cuda_driver)
     cuda_test(driver_mixed_${part} driver_mixed ARGS ${part} STDOUT_REGEX "PASS driver_mixed ${part}")
   endforeach()
 endif()
+# Under the sanitizer, failing driver calls are reported with the driver
+# entry points' names (as compute-sanitizer does), and no memory errors.
+if(TARGET cuda_driver)
+  sanitize_test(sanitize.memcheck.driver_api_ptx driver_api driver/driver_api_ptx_memcheck.expected
+                OPTS --tool memcheck ARGS ptx)
+endif()
