@@ -13,9 +13,10 @@ aliases stand for (`name_vN`, and `name_vN_ptsz` / `_ptds` where the alias
 goes through __CUDA_API_PTSZ / __CUDA_API_PTDS: the per-thread-default-stream
 entry points), each printing "softgpu cuda: <name> is not implemented yet"
 once and returning CUDA_ERROR_NOT_SUPPORTED. It also writes, after the stubs,
-the table cuGetProcAddress searches (base name -> the symbol programs built
-against this header import, and its per-thread variant) and the CUresult
-names with the first sentence of each one's documentation.
+the table cuGetProcAddress searches (base name and CUDA version -> the symbol
+of that ABI, and its per-thread variant; the versions come from
+cudaTypedefs.h's PFN_<name>_v<version> typedefs when it is given) and the
+CUresult names with the first sentence of each one's documentation.
 
 The stubs are weak symbols: the functions softgpu implements are ordinary
 (strong) definitions in the other sources of the library and replace them at
@@ -34,6 +35,7 @@ CUBLAS_DECL = re.compile(r"^\s*((?:const\s+)?[A-Za-z_][A-Za-z_0-9]*(?:\s*\*)*)\s
 CUDA_DECL = re.compile(r"^\s*(?:__CUDA_DEPRECATED\s+)?CUresult\s+CUDAAPI\s+(cu[A-Za-z_0-9]*)\s*\(", re.M)
 CUDA_ALIAS = re.compile(r"^\s*#\s*define\s+(cu[A-Za-z_0-9]*)\s+(?:(__CUDA_API_PT(?:DS|SZ))\(\s*(cu[A-Za-z_0-9]*)\s*\)"
                         r"|(cu[A-Za-z_0-9]*))\s*$", re.M)
+CUDA_PFN = re.compile(r"\bPFN_(cu[A-Za-z_0-9]*?)_v(\d+)(_ptsz|_ptds)?\b")
 CUDA_ERROR = re.compile(r"/\*\*((?:(?!\*/).)*)\*/\s*(CUDA_[A-Z_0-9]+)\s*=\s*(\d+)", re.S)
 
 # Return type as declared -> (C type in the stub, value returned).
@@ -100,7 +102,31 @@ def gen_cublas(headers):
     return lines + ["}", ""]
 
 
-def gen_cuda(headers):
+def proc_versions(typedefs, symbols):
+    """cudaTypedefs.h's PFN_<name>_v<version> typedefs: base name -> [(version,
+    symbol)], oldest first. A name's versions, oldest first, belong to its
+    symbols name, name_v2, name_v3, ... that exist, aligned from the newest."""
+    versions = {}
+    for path in typedefs:
+        _, text = read(path)
+        for name, version, per_thread in CUDA_PFN.findall(text):
+            if not per_thread:
+                versions.setdefault(name, set()).add(int(version))
+    out = {}
+    for name, vs in versions.items():
+        chain = [name] + [f"{name}_v{k}" for k in range(2, 10) if f"{name}_v{k}" in symbols]
+        chain = [c for c in chain if c in symbols]
+        vs = sorted(vs)
+        if not chain:
+            continue
+        n = min(len(vs), len(chain))
+        out[name] = list(zip(vs[-n:], chain[-n:]))
+    return out
+
+
+def gen_cuda(paths):
+    headers = [p for p in paths if not p.endswith("cudaTypedefs.h")]
+    typedefs = [p for p in paths if p.endswith("cudaTypedefs.h")]
     declared, aliases, errors = set(), {}, []
     for path in headers:
         raw, text = read(path)
@@ -146,12 +172,28 @@ def gen_cuda(headers):
     lines += stub_lines({s: ("int", "801 /* CUDA_ERROR_NOT_SUPPORTED */") for s in symbols}, "cuda",
                         "softgpu_cuda_unimplemented")
     lines += ["}", "", "namespace softgpu::cudadrv {", "", "const ProcEntry kProcTable[] = {"]
+    versions = proc_versions(typedefs, symbols)
+    suffix = {t: p[len(t):] for t, p in table.values() if p}  # "_ptsz" / "_ptds" per default symbol
+
+    def entry(base, version, target):
+        per = None
+        for cand in (target + suffix.get(target, ""), target + "_ptsz", target + "_ptds"):
+            if cand != target and cand in symbols:
+                per = cand
+                break
+        per_thread = f"reinterpret_cast<void*>(&{per})" if per else "nullptr"
+        return f'    {{"{base}", {version}, reinterpret_cast<void*>(&{target}), {per_thread}}},'
+
     for base in sorted(table):
-        target, ptds = table[base]
+        target, _ = table[base]
         if target not in symbols:
             continue
-        per_thread = f"reinterpret_cast<void*>(&{ptds})" if ptds else "nullptr"
-        lines.append(f'    {{"{base}", reinterpret_cast<void*>(&{target}), {per_thread}}},')
+        chain = versions.get(base)
+        if not chain or chain[-1][1] != target:
+            lines.append(entry(base, 0, target))  # no version history known: the header's symbol always
+            continue
+        for version, sym in chain:
+            lines.append(entry(base, version, sym))
     lines += ["};", "const size_t kProcTableSize = sizeof kProcTable / sizeof kProcTable[0];", "",
               "const ErrorEntry kErrorTable[] = {"]
     for code, name, text in sorted(set(errors)):

@@ -1,5 +1,6 @@
 // cuGetProcAddress (the table scripts/gen_stubs.py writes from cuda.h) and
 // cuGetErrorName / cuGetErrorString.
+#include <algorithm>
 #include <cstring>
 
 #include "cudadrv/driver.h"
@@ -8,16 +9,21 @@
 using namespace softgpu::cudadrv;
 
 namespace {
-const ProcEntry* find_proc(const char* name) {
-  size_t lo = 0, hi = kProcTableSize;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    int c = std::strcmp(kProcTable[mid].name, name);
-    if (c == 0) return &kProcTable[mid];
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
+// The newest entry of `name` whose ABI dates from cudaVersion or before;
+// *known tells whether the name exists at all.
+const ProcEntry* find_proc(const char* name, int cudaVersion, bool* known) {
+  const ProcEntry* begin = kProcTable;
+  const ProcEntry* end = kProcTable + kProcTableSize;
+  const ProcEntry* lo = std::lower_bound(begin, end, name, [](const ProcEntry& e, const char* n) {
+    return std::strcmp(e.name, n) < 0;
+  });
+  const ProcEntry* best = nullptr;
+  *known = false;
+  for (const ProcEntry* e = lo; e != end && std::strcmp(e->name, name) == 0; ++e) {
+    *known = true;
+    if (e->version <= cudaVersion) best = e;
   }
-  return nullptr;
+  return best;
 }
 
 const ErrorEntry* find_error(CUresult e) {
@@ -26,23 +32,19 @@ const ErrorEntry* find_error(CUresult e) {
   return nullptr;
 }
 
-// The entry point programs built against this cuda.h import for `symbol`
-// (the newest ABI of the name, whatever cudaVersion asks for; versions
-// before 12.0 are refused as too old for this driver's table);
-// CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM picks the per-thread
-// variant where one exists.
+// The entry point of `symbol` with the newest ABI no later than
+// cudaVersion (cuCtxCreate at 12000 is cuCtxCreate_v3's, at 13000
+// cuCtxCreate_v4's); CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM picks the
+// per-thread variant where one exists.
 CUresult lookup(const char* symbol, void** pfn, int cudaVersion, cuuint64_t flags,
                 CUdriverProcAddressQueryResult* status) {
   if (!symbol || !pfn || flags > (CU_GET_PROC_ADDRESS_LEGACY_STREAM | CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM))
     return CUDA_ERROR_INVALID_VALUE;
   *pfn = nullptr;
-  const ProcEntry* e = find_proc(symbol);
+  bool known = false;
+  const ProcEntry* e = find_proc(symbol, cudaVersion, &known);
   if (!e) {
-    if (status) *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    return CUDA_ERROR_NOT_FOUND;
-  }
-  if (cudaVersion < 12000) {
-    if (status) *status = CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
+    if (status) *status = known ? CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
     return CUDA_ERROR_NOT_FOUND;
   }
   *pfn = (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) && e->per_thread ? e->per_thread : e->fn;

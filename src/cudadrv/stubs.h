@@ -11,11 +11,13 @@ extern "C" void softgpu_cuda_unimplemented(const char* name, int* once);
 
 namespace softgpu::cudadrv {
 
-// cuGetProcAddress: a base name, the symbol a program built against the
-// toolkit's cuda.h imports for it, and its per-thread-default-stream variant
-// (null if none). Sorted by name.
+// cuGetProcAddress: a base name, the CUDA version (major*1000 + minor*10)
+// from which `fn` is its ABI (0: unknown, always), the symbol, and its
+// per-thread-default-stream variant (null if none). Sorted by name, then
+// version.
 struct ProcEntry {
   const char* name;
+  int version;
   void* fn;
   void* per_thread;
 };

@@ -138,6 +138,21 @@ int part_entry() {
   EXPECT_TRUE(pfn == reinterpret_cast<void*>(mem_alloc) && st == CU_GET_PROC_ADDRESS_SUCCESS);
   CU_EXPECT(cuGetProcAddress("cuNoSuchFunction", &pfn, 12000, 0, &st), CUDA_ERROR_NOT_FOUND);
   EXPECT_TRUE(st == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND);
+  // The ABI of the version asked for: cuCtxCreate is _v2 from 3.2, _v3 from
+  // 11.4, _v4 from 12.5; nothing before its first version.
+  void* v2 = nullptr;
+  void* v4 = nullptr;
+  CU_CHECK(cuGetProcAddress("cuCtxCreate", &v2, 11000, 0, &st));
+  CU_CHECK(cuGetProcAddress("cuCtxCreate", &v4, 13000, 0, &st));
+  EXPECT_TRUE(v4 == reinterpret_cast<void*>(&cuCtxCreate) && v2 != v4);  // cuda.h maps cuCtxCreate to _v4
+  CUcontext c2 = nullptr, prim = nullptr;
+  CU_CHECK(reinterpret_cast<CUresult (*)(CUcontext*, unsigned, CUdevice)>(v2)(&c2, 0, 0));  // the _v2 signature
+  CU_CHECK(cuDevicePrimaryCtxRetain(&prim, 0));
+  EXPECT_TRUE(c2 == prim);
+  CU_CHECK(cuCtxDestroy(c2));
+  CU_CHECK(cuDevicePrimaryCtxRelease(0));
+  CU_EXPECT(cuGetProcAddress("cuLaunchKernelEx", &pfn, 11000, 0, &st), CUDA_ERROR_NOT_FOUND);  // from 11.6
+  EXPECT_TRUE(st == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT);
   std::printf("PASS driver_mixed entry\n");
   return 0;
 }
