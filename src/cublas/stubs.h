@@ -1,6 +1,7 @@
-// What handle.cpp shares with the generated stubs (gen_stubs.py), which
-// declare the helper themselves with the same signature.
+// What the generated stubs (gen_stubs.py) share.
 #pragma once
+
+#define SG_STUB __attribute__((weak, visibility("default")))
 
 // Prints "softgpu cublas: NAME is not implemented yet" to stderr the first
 // time it is called for *once (thread-safe).

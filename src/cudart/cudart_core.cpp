@@ -208,7 +208,9 @@ cudaError_t cudaGetDeviceCount(int* count) {
 }
 
 cudaError_t cudaSetDevice(int device) {
-  return call([&] { return rt().set_device(device); });
+  cudaError_t e = call([&] { return rt().set_device(device); });
+  if (e == cudaSuccess) cudart::make_primary_context_current(device);
+  return e;
 }
 
 cudaError_t cudaGetDevice(int* device) {

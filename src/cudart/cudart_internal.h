@@ -24,6 +24,14 @@ inline runtime::CopyKind to_kind(cudaMemcpyKind k) { return static_cast<runtime:
 // cudaMalloc"); `function` is the calling function's signature.
 void note_api_error(const char* function, cudaError_t e) noexcept;
 
+// Adds delta to the calling thread's count of driver API calls in progress
+// (softgpu's libcuda.so.1 calls cudart); returns the new count. While it is
+// positive, failing calls are not reported as cudart's (errors.cpp).
+int driver_call_depth(int delta) noexcept;
+
+// cudaSetDevice's effect on the driver API (cudart_library.cpp).
+void make_primary_context_current(int device) noexcept;
+
 // Runs f (returning Status) and turns any escaping exception into an error
 // code: nothing may unwind into the C program.
 template <class F>

@@ -35,7 +35,14 @@ const char* cudaGetErrorString(cudaError_t error) {
 
 namespace softgpu::cudart {
 
+int driver_call_depth(int delta) noexcept {
+  thread_local int depth = 0;  // per host thread, like the driver calls it counts
+  depth += delta;
+  return depth;
+}
+
 void note_api_error(const char* function, cudaError_t e) noexcept {
+  if (driver_call_depth(0) > 0) return;  // the driver reports the failure under its own name
   try {
     // "cudaError_t cudaMalloc(void**, size_t)" -> "cudaMalloc"
     std::string_view f = function;

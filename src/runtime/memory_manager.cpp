@@ -2,6 +2,7 @@
 // host addresses (see common/types.h), so a checked copy is a memmove.
 #include "runtime/memory_manager.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -150,6 +151,27 @@ Status MemoryManager::set_2d(void* dst, size_t pitch, int value, size_t width, s
   if (Status s = host_can_back(*memory_, dst, pitch * (height - 1) + width, "cudaMemset2D"); s != Status::Success)
     return s;
   for (size_t r = 0; r < height; ++r) std::memset(static_cast<std::byte*>(dst) + r * pitch, value, width);
+  return Status::Success;
+}
+
+Status MemoryManager::set_elements(void* dst, uint32_t value, size_t elem_size, size_t count) {
+  if (elem_size != 1 && elem_size != 2 && elem_size != 4) return Status::InvalidValue;
+  if (count == 0) return Status::Success;
+  if (reinterpret_cast<uintptr_t>(dst) % elem_size) return Status::InvalidValue;
+  if (count > SIZE_MAX / elem_size) return Status::InvalidValue;
+  const size_t n = count * elem_size;
+  if (Status s = check_range(dst, n); s != Status::Success) return s;
+  if (Status s = host_can_back(*memory_, dst, n, "cuMemsetD*"); s != Status::Success) return s;
+  auto* b = static_cast<std::byte*>(dst);
+  for (size_t i = 0; i < count; ++i) std::memcpy(b + i * elem_size, &value, elem_size);  // little-endian low bytes
+  return Status::Success;
+}
+
+Status MemoryManager::range_of(const void* p, void** base, size_t* size) const {
+  auto a = p ? memory_->find(DeviceAddr{reinterpret_cast<uint64_t>(p)}) : std::nullopt;
+  if (!a) return Status::NotFound;
+  if (base) *base = reinterpret_cast<void*>(a->base);
+  if (size) *size = a->size;
   return Status::Success;
 }
 

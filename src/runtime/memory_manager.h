@@ -38,6 +38,10 @@ class MemoryManager {
                  CopyKind kind);
   Status set(void* dst, int value, size_t n);
   Status set_2d(void* dst, size_t pitch, int value, size_t width, size_t height);
+  // count elements of elem_size bytes, each set to the low bytes of value.
+  Status set_elements(void* dst, uint32_t value, size_t elem_size, size_t count);
+  // The allocation containing p: base and size (NotFound if none).
+  Status range_of(const void* p, void** base, size_t* size) const;
   Status info(size_t* free_bytes, size_t* total_bytes) const;
   Status pointer_info(const void* p, PointerInfo* out) const;
 

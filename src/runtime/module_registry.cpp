@@ -183,7 +183,9 @@ Status ModuleRegistry::load_module(Module& m) {
     auto img = fatbin::read_wrapper(m.wrapper);
     if (!img) {
       if (img.error().status == Status::NoKernelImageForDevice) return fail(img.error().status, img.error().message);
-      return fail(kInvalidKernelImage, "the program's embedded fatbinary is corrupt: " + img.error().message);
+      return fail(kInvalidKernelImage, std::string(m.library ? "the fatbinary image is corrupt: "
+                                                               : "the program's embedded fatbinary is corrupt: ") +
+                                            img.error().message);
     }
     uint32_t cc = gpu_.cc_major * 10 + gpu_.cc_minor;
     collect_registers(*img, cc, m.sass_registers);

@@ -39,6 +39,13 @@ struct RegisteredModule {
   // code for the architecture nearest the simulated GPU (fatbin/cubin.h).
   // Empty for PTX registered as text or fatbinaries without machine code.
   std::unordered_map<std::string, uint32_t> sass_registers;
+  // A library loaded at run time (cudaLibraryLoadData, the driver's
+  // cuModuleLoadData): its own copy of the image and the wrapper that points
+  // at it, so the caller's buffer may go away.
+  std::vector<uint64_t> image;
+  struct { uint32_t magic = 0, version = 0; const void* data = nullptr; const void* prelinked = nullptr; } own_wrapper;
+  bool library = false;
+  std::unordered_map<std::string, RegisteredKernel*> by_name;  // cudaLibraryGetKernel's handles
 };
 
 struct RegisteredKernel {
@@ -79,6 +86,17 @@ class ModuleRegistry {
   void register_var(void* module, const void* host_var, const char* device_name, size_t size, bool constant);
   void register_managed_var(void* module, void** host_ptr_slot, const char* device_name, size_t size);
   Status init_module(void* module);  // loads it now (InvalidResourceHandle if unknown)
+  // A library from a fatbinary container copied into the module (image:
+  // the container's bytes, 8-byte aligned); loaded on first use like the others.
+  void* register_library_fatbin(std::vector<uint64_t> image, std::string name);
+  // A library from PTX text.
+  void* register_library_ptx(std::string text, std::string name);
+  bool is_library(void* module);  // registered by one of the two above, not yet unloaded
+
+  // ---- lookups by name (libraries): load the module first.
+  // SymbolNotFound (NotFound) when the module defines no such kernel / variable.
+  Status kernel_by_name(void* module, const std::string& name, Kernel** out);
+  Status variable_by_name(void* module, const std::string& name, exec::VariableInfo* out);
 
   // ---- lookups
   // `kernel` is either a handle (a Kernel*) or a host stub address.

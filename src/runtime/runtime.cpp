@@ -262,6 +262,19 @@ Status Runtime::finish(Status s) {
   return s;
 }
 
+Status Runtime::thread_error() {
+  std::lock_guard lock(mu_);
+  auto it = threads_.find(thread_serial());
+  return it == threads_.end() ? Status::Success : it->second.last_error;
+}
+
+void Runtime::set_thread_error(Status s) {
+  std::lock_guard lock(mu_);
+  if (s == Status::Success && !threads_.count(thread_serial())) return;
+  this_thread().last_error = s;
+  drop_if_empty();
+}
+
 Status Runtime::last_error(bool reset) {
   std::lock_guard lock(mu_);
   if (init_status_ != Status::Success) return init_status_;

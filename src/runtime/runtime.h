@@ -225,6 +225,37 @@ class Runtime {
   Status func_check(const void* kernel);  // cache/shared config setters: validate only
   Status occupancy_blocks_per_sm(int* out, const void* kernel, int block_size, size_t dynamic_shared);
 
+  // ---- libraries loaded at run time (cudaLibrary*, and the driver API's
+  // modules in src/cudadrv; runtime/library.cpp). Handles are opaque.
+  // image: PTX text (NUL-terminated), a fatbinary (0xBA55ED50 container or
+  // __fatBinC_Wrapper_t), copied, and loaded now: InvalidKernelImage for an
+  // image that is none of these or is corrupt, InvalidPtx for PTX that does
+  // not parse or load, NoKernelImageForDevice for machine code only (a cubin).
+  Status library_load(void** out, const void* image);
+  Status library_load_file(void** out, const char* path);  // FileNotFound if unreadable
+  Status library_unload(void* library);                    // InvalidResourceHandle if unknown
+  // A kernel handle (usable wherever a kernel is: launch, func_attributes...);
+  // NotFound when the library defines no kernel of that (mangled) name.
+  Status library_kernel(void** out, void* library, const char* name);
+  Status library_global(void** address, size_t* bytes, void* library, const char* name);
+  // Offset and size of a kernel's parameter `index` (InvalidValue past the last).
+  Status func_param_info(const void* kernel, size_t index, size_t* offset, size_t* size);
+  // cudaOccupancyMaxActiveClusters: cluster 1x1x1 = the kernel's
+  // __cluster_dims__ (InvalidClusterSize if it has none).
+  Status occupancy_max_active_clusters(int* out, const void* kernel, int block_size, size_t dynamic_shared,
+                                       Dim3 cluster);
+  // The allocation holding p (cuMemGetAddressRange); NotFound if none.
+  Status address_range(const void* p, void** base, size_t* size);
+  // The calling thread's last error alone (no init or sticky status), and
+  // setting it back: the driver API's calls go through the runtime's but
+  // must leave cudaGetLastError as they found it.
+  Status thread_error();
+  void set_thread_error(Status s);
+  // Number of a kernel's parameters.
+  Status func_param_count(const void* kernel, size_t* count);
+  // cuMemsetD16/D32: count elements of elem_size (1, 2 or 4) bytes set to value.
+  Status memset_elements(void* dst, uint32_t value, size_t elem_size, size_t count, void* stream = nullptr);
+
   // ---- streams and events
   Status stream_create(void** out, unsigned flags, int priority);
   Status stream_destroy(void* stream);

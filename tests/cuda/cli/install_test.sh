@@ -3,9 +3,11 @@
 # prefix, adds a GPU config only the prefix has, and from an unrelated cwd
 # (no SOFTGPU_CONFIG_DIR) checks that the installed softgpu and its
 # libcudart.so.13 both read their configs from the prefix, also after the
-# tree is moved.   install_test.sh BUILD_DIR SOURCE_DIR PROGRAM DEVICE_QUERY
+# tree is moved; with DRIVER_PROGRAM (tests/cuda/driver/driver_api), that
+# the installed libcuda.so.1 runs a driver-API program too.
+#   install_test.sh BUILD_DIR SOURCE_DIR PROGRAM DEVICE_QUERY [DRIVER_PROGRAM]
 set -u
-build=$1 src=$2 prog=$3 dq=$4
+build=$1 src=$2 prog=$3 dq=$4 drv=${5:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -21,12 +23,15 @@ check "lib/softgpu/libcudart.so.13 installed" test -f "$prefix/lib/softgpu/libcu
 if [ -e "$build/src/cudart/libcublas.so.13" ]; then  # built only with nvcc
   check "lib/softgpu/libcublas.so.13 installed beside it" test -f "$prefix/lib/softgpu/libcublas.so.13"
 fi
+if [ -e "$build/src/cudart/libcuda.so.1" ]; then  # built only with cuda.h
+  check "lib/softgpu/libcuda.so.1 installed beside it" test -f "$prefix/lib/softgpu/libcuda.so.1"
+fi
 n_src=$(ls "$src"/configs/gpus/*.toml | wc -l)
 n_inst=$(ls "$prefix"/share/softgpu/gpus/*.toml | wc -l)
 check "all $n_src GPU configs installed" test "$n_src" = "$n_inst"
 # A config that exists only in the prefix.
 sed 's/^name = .*/name = "Install Test GPU"/' "$src/configs/gpus/a100.toml" >"$prefix/share/softgpu/gpus/installtest.toml"
-cp "$prog" "$dq" "$tmp/"
+cp "$prog" "$dq" $drv "$tmp/"
 mkdir "$tmp/elsewhere"
 cd "$tmp/elsewhere" || exit 1
 unset SOFTGPU_CONFIG_DIR SOFTGPU_GPU
@@ -40,6 +45,10 @@ for root in "$prefix" "$tmp/moved"; do
   out=$("$root/bin/softgpu" run --gpu installtest "$tmp/$(basename "$dq")" 2>&1)
   check "the installed libcudart.so.13 reads the prefix configs ($root)" \
     grep -qx "name: Install Test GPU (softgpu)" <<<"$out"
+  if [ -n "$drv" ]; then
+    out=$("$root/bin/softgpu" run --gpu installtest "$tmp/$(basename "$drv")" ptx 2>&1)
+    check "the installed libcuda.so.1 runs a driver-API program ($root)" grep -q "^PASS driver_api ptx" <<<"$out"
+  fi
 done
 [ "$fail" = 0 ] || echo "last output: $out"
 exit $fail

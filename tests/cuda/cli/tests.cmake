@@ -89,6 +89,11 @@ add_test(NAME cuda.cli_signals COMMAND bash ${_cli}/cli_signals.sh $<TARGET_FILE
 set_tests_properties(cuda.cli_errors cuda.cli_signals PROPERTIES LABELS cuda TIMEOUT 60)
 
 # Installing as users do: an installed tree runs with no source or build tree.
+set(_install_driver "")
+if(TARGET cuda_driver)
+  set(_install_driver ${_bin}/driver_api)  # tests/cuda/driver
+endif()
 add_test(NAME cuda.cli_install
-  COMMAND bash ${_cli}/install_test.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR} ${_bin}/vector_add ${_bin}/device_query)
+  COMMAND bash ${_cli}/install_test.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR} ${_bin}/vector_add ${_bin}/device_query
+          ${_install_driver})
 set_tests_properties(cuda.cli_install PROPERTIES LABELS cuda TIMEOUT 120)

@@ -1,0 +1,125 @@
+// libcuda.so.1's shared state and helpers. The driver API is a C ABI over
+// softgpu's libcudart.so.13 (cudart's public entry points, plus two private
+// ones, softgpu_cudart_*), so the program's runtime and driver calls share
+// one device, one memory and one softgpu::runtime::Runtime.
+//
+// Contexts: one device, one context, its primary context. cuCtxCreate
+// returns it too (an alias, counted so cuCtxDestroy balances). The context
+// stack is per host thread; calls that operate on the device (memory,
+// modules, launches, streams) use the primary context whether or not the
+// calling thread has made it current, as there is no other.
+#pragma once
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include <exception>
+#include <mutex>
+#include <new>
+#include <source_location>
+#include <vector>
+
+struct CUctx_st {
+  int device = 0;
+};
+
+namespace softgpu::cudadrv {
+
+class Driver {
+ public:
+  static Driver& get();  // the process's driver state, created on first use
+
+  bool initialized() const;
+  CUresult init();  // cuInit: the runtime must have a device
+
+  CUcontext primary() { return &primary_; }
+  bool valid_context(CUcontext c) const { return c == &primary_; }
+
+  // Primary context reference counting and flags (cuDevicePrimaryCtx*).
+  void retain();
+  bool release();  // false if not retained
+  void reset_flags();
+  unsigned flags() const;
+  void set_flags(unsigned f);
+  bool active() const;
+  void created();        // cuCtxCreate
+  bool destroyed();      // cuCtxDestroy; false if none was created
+
+ private:
+  Driver() = default;
+  mutable std::mutex mu_;
+  bool initialized_ = false;
+  CUctx_st primary_;
+  int refcount_ = 0;   // primary retains (and contexts cuCtxCreate handed out)
+  int created_ = 0;
+  unsigned flags_ = 0;
+};
+
+// The calling thread's context stack (cuCtxPush/Pop/Set/GetCurrent).
+std::vector<CUcontext>& context_stack();
+
+// cudaError_t -> CUresult: the runtime's codes share the driver's numbers
+// where both exist; runtime-only argument errors become INVALID_VALUE, an
+// unknown function INVALID_HANDLE.
+CUresult to_cu(cudaError_t e);
+
+}  // namespace softgpu::cudadrv
+
+// libcudart's private entry points for what its public API cannot say
+// (src/cudart/cudart_library.cpp).
+extern "C" {
+cudaError_t softgpu_cudart_address_range(const void* p, void** base, size_t* size);
+cudaError_t softgpu_cudart_memset_elements(void* dst, unsigned value, size_t elem_size, size_t count,
+                                           cudaStream_t stream);
+cudaError_t softgpu_cudart_param_count(const void* func, size_t* count);
+cudaError_t softgpu_cudart_driver_begin(void);
+void softgpu_cudart_driver_end(cudaError_t saved);
+void softgpu_cudart_driver_error(const char* call, int code, const char* name, const char* text);
+}
+
+namespace softgpu::cudadrv {
+
+// A failed call, for the sanitizers ("Program hit CUDA_ERROR_INVALID_VALUE
+// ... on CUDA API call to cuMemAlloc_v2"); `function` is the entry point's
+// signature.
+void note_error(const char* function, CUresult r) noexcept;
+
+// Runs f (returning CUresult) once cuInit has succeeded; nothing unwinds
+// into the C program. The runtime calls f makes leave the thread's
+// cudaGetLastError as it was (driver API calls do not set it), and a
+// failure is reported under the driver entry point's name.
+template <class F>
+CUresult guarded(F&& f, std::source_location loc = std::source_location::current()) noexcept {
+  CUresult r;
+  try {
+    if (!Driver::get().initialized()) {
+      r = CUDA_ERROR_NOT_INITIALIZED;
+    } else {
+      const cudaError_t saved = softgpu_cudart_driver_begin();
+      try {
+        r = f();
+      } catch (...) {
+        softgpu_cudart_driver_end(saved);
+        throw;
+      }
+      softgpu_cudart_driver_end(saved);
+    }
+  } catch (const std::bad_alloc&) {
+    r = CUDA_ERROR_OUT_OF_MEMORY;
+  } catch (...) {
+    r = CUDA_ERROR_UNKNOWN;
+  }
+  if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_READY) note_error(loc.function_name(), r);
+  return r;
+}
+
+// A cudart call's result as a CUresult.
+inline CUresult rt(cudaError_t e) { return to_cu(e); }
+
+inline void* ptr(CUdeviceptr p) { return reinterpret_cast<void*>(static_cast<uintptr_t>(p)); }
+inline CUdeviceptr dptr(const void* p) { return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(p)); }
+
+// Only device 0 exists; INVALID_DEVICE otherwise.
+CUresult check_device(CUdevice dev);
+
+}  // namespace softgpu::cudadrv
+

@@ -1,0 +1,225 @@
+// Libraries loaded at run time (cudaLibrary*), kernel parameter layout,
+// cluster occupancy, and the driver entry points softgpu's libcuda.so.1
+// provides (cudaGetDriverEntryPoint*).
+#include <dlfcn.h>
+
+#include <string>
+
+#include "cudart/cudart_internal.h"
+
+using softgpu::Dim3;
+using softgpu::Status;
+using softgpu::cudart::call;
+using softgpu::cudart::rt;
+using softgpu::cudart::to_dim;
+
+extern "C" {
+
+// JIT and library options change nothing here: PTX is interpreted, never
+// compiled, and libraries are loaded at once.
+cudaError_t cudaLibraryLoadData(cudaLibrary_t* library, const void* code, enum cudaJitOption*, void**, unsigned,
+                                enum cudaLibraryOption*, void**, unsigned) {
+  return call([&] {
+    void* h = nullptr;
+    if (!library) return Status::InvalidValue;
+    Status s = rt().library_load(&h, code);
+    if (s == Status::Success) *library = static_cast<cudaLibrary_t>(h);
+    return s;
+  });
+}
+
+cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t* library, const char* fileName, enum cudaJitOption*, void**,
+                                    unsigned, enum cudaLibraryOption*, void**, unsigned) {
+  return call([&] {
+    void* h = nullptr;
+    if (!library) return Status::InvalidValue;
+    Status s = rt().library_load_file(&h, fileName);
+    if (s == Status::Success) *library = static_cast<cudaLibrary_t>(h);
+    return s;
+  });
+}
+
+cudaError_t cudaLibraryUnload(cudaLibrary_t library) {
+  return call([&] { return rt().library_unload(library); });
+}
+
+cudaError_t cudaLibraryGetKernel(cudaKernel_t* pKernel, cudaLibrary_t library, const char* name) {
+  return call([&] {
+    void* k = nullptr;
+    if (!pKernel) return Status::InvalidValue;
+    Status s = rt().library_kernel(&k, library, name);
+    if (s == Status::Success) *pKernel = static_cast<cudaKernel_t>(k);
+    return s == Status::NotFound ? static_cast<Status>(cudaErrorSymbolNotFound) : s;
+  });
+}
+
+cudaError_t cudaLibraryGetGlobal(void** dptr, size_t* bytes, cudaLibrary_t library, const char* name) {
+  return call([&] {
+    Status s = rt().library_global(dptr, bytes, library, name);
+    return s == Status::NotFound ? static_cast<Status>(cudaErrorSymbolNotFound) : s;
+  });
+}
+
+cudaError_t cudaFuncGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
+  return call([&] { return rt().func_param_info(func, paramIndex, paramOffset, paramSize); });
+}
+
+cudaError_t cudaOccupancyMaxActiveClusters(int* numClusters, const void* func, const cudaLaunchConfig_t* config) {
+  return call([&] {
+    if (!config || (config->numAttrs && !config->attrs)) return Status::InvalidValue;
+    Dim3 cluster;
+    for (unsigned i = 0; i < config->numAttrs; ++i)
+      if (config->attrs[i].id == cudaLaunchAttributeClusterDimension) {
+        const auto& c = config->attrs[i].val.clusterDim;
+        cluster = Dim3{c.x, c.y, c.z};
+      }
+    Dim3 block = to_dim(config->blockDim);
+    if (block.count() > 0x7fffffff) return Status::InvalidValue;
+    return rt().occupancy_max_active_clusters(numClusters, func, static_cast<int>(block.count()),
+                                              config->dynamicSmemBytes, cluster);
+  });
+}
+
+}  // extern "C"
+
+namespace {
+// softgpu's libcuda.so.1, beside this library (the directory `softgpu run`
+// puts first on LD_LIBRARY_PATH), else whichever the loader finds. Opened
+// once; null if neither loads.
+void* driver_library() {
+  static void* const handle = [] {
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&cudaLibraryLoadData), &info) && info.dli_fname) {
+      std::string path = info.dli_fname;
+      path = path.substr(0, path.rfind('/') + 1) + "libcuda.so.1";
+      if (void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL)) return h;
+    }
+    return dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+  }();
+  return handle;
+}
+
+using GetProcAddress = int (*)(const char*, void**, int, unsigned long long, int*);
+
+cudaError_t entry_point(const char* symbol, void** funcPtr, unsigned version, unsigned long long flags,
+                        cudaDriverEntryPointQueryResult* status) {
+  if (!symbol || !funcPtr || flags > (cudaEnableLegacyStream | cudaEnablePerThreadDefaultStream))
+    return cudaErrorInvalidValue;
+  *funcPtr = nullptr;
+  if (status) *status = cudaDriverEntryPointSymbolNotFound;
+  void* lib = driver_library();
+  auto get = lib ? reinterpret_cast<GetProcAddress>(dlsym(lib, "cuGetProcAddress_v2")) : nullptr;
+  if (!get) return cudaErrorNotSupported;
+  int qr = 1;
+  int r = get(symbol, funcPtr, static_cast<int>(version), flags, &qr);  // CUresult, CUdriverProcAddressQueryResult
+  if (r != 0) *funcPtr = nullptr;
+  if (status) *status = static_cast<cudaDriverEntryPointQueryResult>(r == 0 ? 0 : qr);
+  return cudaSuccess;
+}
+}  // namespace
+
+extern "C" {
+
+cudaError_t cudaGetDriverEntryPoint(const char* symbol, void** funcPtr, unsigned long long flags,
+                                    cudaDriverEntryPointQueryResult* driverStatus) {
+  return entry_point(symbol, funcPtr, CUDART_VERSION, flags, driverStatus);
+}
+
+cudaError_t cudaGetDriverEntryPoint_ptsz(const char* symbol, void** funcPtr, unsigned long long flags,
+                                         cudaDriverEntryPointQueryResult* driverStatus) {
+  return entry_point(symbol, funcPtr, CUDART_VERSION, flags, driverStatus);
+}
+
+cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** funcPtr, unsigned int cudaVersion,
+                                             unsigned long long flags,
+                                             cudaDriverEntryPointQueryResult* driverStatus) {
+  return entry_point(symbol, funcPtr, cudaVersion, flags, driverStatus);
+}
+
+cudaError_t cudaGetDriverEntryPointByVersion_ptsz(const char* symbol, void** funcPtr, unsigned int cudaVersion,
+                                                  unsigned long long flags,
+                                                  cudaDriverEntryPointQueryResult* driverStatus) {
+  return entry_point(symbol, funcPtr, cudaVersion, flags, driverStatus);
+}
+
+}  // extern "C"
+
+namespace softgpu::cudart {
+
+// As CUDA 12+'s cudaSetDevice: the driver is initialized and the device's
+// primary context becomes current on the calling thread (for the driver API,
+// when libcuda.so.1 is loaded and the thread has no current context). The runtime keeps the reference it
+// retains, as NVIDIA's does for the life of the process.
+void make_primary_context_current(int device) noexcept {
+  void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  if (!lib) return;
+  using Init = int (*)(unsigned);
+  using GetCurrent = int (*)(void**);
+  using Retain = int (*)(void**, int);
+  using SetCurrent = int (*)(void*);
+  auto init = reinterpret_cast<Init>(dlsym(lib, "cuInit"));
+  auto get = reinterpret_cast<GetCurrent>(dlsym(lib, "cuCtxGetCurrent"));
+  auto retain = reinterpret_cast<Retain>(dlsym(lib, "cuDevicePrimaryCtxRetain"));
+  auto set = reinterpret_cast<SetCurrent>(dlsym(lib, "cuCtxSetCurrent"));
+  void* cur = nullptr;
+  void* ctx = nullptr;
+  if (init && get && retain && set && init(0) == 0 && get(&cur) == 0 && !cur && retain(&ctx, device) == 0) set(ctx);
+  dlclose(lib);  // drops the reference RTLD_NOLOAD took; the library stays loaded
+}
+
+}  // namespace softgpu::cudart
+
+// libcuda.so.1's private entry points (src/cudadrv/driver.h): what the driver
+// API needs that cudart's public API cannot express. Exported beside the CUDA
+// API under the softgpu_cudart_ prefix, for softgpu's own libraries only.
+extern "C" {
+
+__attribute__((visibility("default"))) cudaError_t softgpu_cudart_address_range(const void* p, void** base,
+                                                                               size_t* size) {
+  return call([&] { return rt().address_range(p, base, size); });
+}
+
+__attribute__((visibility("default"))) cudaError_t softgpu_cudart_memset_elements(void* dst, unsigned value,
+                                                                                 size_t elem_size, size_t count,
+                                                                                 cudaStream_t stream) {
+  return call([&] { return rt().memset_elements(dst, value, elem_size, count, stream); });
+}
+
+}  // extern "C"
+
+extern "C" {
+
+__attribute__((visibility("default"))) cudaError_t softgpu_cudart_param_count(const void* func, size_t* count) {
+  return call([&] { return rt().func_param_count(func, count); });
+}
+
+// A driver API call's begin and end (src/cudadrv/driver.h): the cudart
+// calls it makes leave the thread's last error as it was and report no
+// failures to the sanitizers under their own names; the driver reports its
+// own (softgpu_cudart_driver_error). begin returns the last error to put back.
+__attribute__((visibility("default"))) cudaError_t softgpu_cudart_driver_begin(void) {
+  softgpu::cudart::driver_call_depth(+1);
+  try {
+    return softgpu::cudart::to_cuda(rt().thread_error());
+  } catch (...) {
+    return cudaSuccess;
+  }
+}
+
+__attribute__((visibility("default"))) void softgpu_cudart_driver_end(cudaError_t saved) {
+  try {
+    rt().set_thread_error(static_cast<Status>(static_cast<int>(saved)));
+  } catch (...) {
+  }
+  softgpu::cudart::driver_call_depth(-1);
+}
+
+__attribute__((visibility("default"))) void softgpu_cudart_driver_error(const char* call, int code, const char* name,
+                                                                       const char* text) {
+  try {
+    rt().api_error(call ? call : "", code, name ? name : "", text ? text : "");
+  } catch (...) {
+  }
+}
+
+}  // extern "C"

@@ -1,0 +1,68 @@
+// Libraries loaded at run time (runtime/module_registry.h): images the
+// program hands over (cudaLibraryLoadData, the driver API's cuModuleLoadData),
+// and lookups of their kernels and variables by name.
+#include <fmt/core.h>
+
+#include "fatbin/fatbin.h"
+#include "runtime/module_registry.h"
+
+namespace softgpu::runtime {
+
+void* ModuleRegistry::register_library_fatbin(std::vector<uint64_t> image, std::string name) {
+  auto m = std::make_unique<Module>();
+  m->image = std::move(image);
+  m->own_wrapper.magic = fatbin::kWrapperMagic;
+  m->own_wrapper.version = 1;
+  m->own_wrapper.data = m->image.data();
+  m->wrapper = &m->own_wrapper;
+  m->name = std::move(name);
+  m->library = true;
+  void* h = m.get();
+  modules_.push_back(std::move(m));
+  return h;
+}
+
+void* ModuleRegistry::register_library_ptx(std::string text, std::string name) {
+  void* h = register_ptx({std::move(text)}, std::move(name));
+  find_module(h)->library = true;
+  return h;
+}
+
+bool ModuleRegistry::is_library(void* module) {
+  Module* m = find_module(module);
+  return m && m->library;
+}
+
+Status ModuleRegistry::kernel_by_name(void* module, const std::string& name, Kernel** out) {
+  Module* m = find_module(module);
+  if (!m) return Status::InvalidResourceHandle;
+  if (Status s = use_module(*m, "cannot load " + m->name, m->load_reported); s != Status::Success) return s;
+  if (auto it = m->by_name.find(name); it != m->by_name.end()) {
+    *out = it->second;
+    return Status::Success;
+  }
+  if (!exec::find_kernel(*m->program, name)) return Status::NotFound;
+  // The handle doubles as its own "host stub" key: no host function exists.
+  auto k = std::make_unique<Kernel>();
+  k->module = m;
+  k->name = name;
+  k->host_fun = k.get();
+  Kernel* raw = k.get();
+  kernel_handles_.insert(raw);
+  kernels_[raw] = std::move(k);
+  m->by_name[name] = raw;
+  *out = raw;
+  return Status::Success;
+}
+
+Status ModuleRegistry::variable_by_name(void* module, const std::string& name, exec::VariableInfo* out) {
+  Module* m = find_module(module);
+  if (!m) return Status::InvalidResourceHandle;
+  if (Status s = use_module(*m, "cannot load " + m->name, m->load_reported); s != Status::Success) return s;
+  auto info = exec::find_variable(*m->program, name);
+  if (!info) return Status::NotFound;
+  *out = *info;
+  return Status::Success;
+}
+
+}  // namespace softgpu::runtime

@@ -1,0 +1,83 @@
+// Streams and events through the driver API: async copies and memsets on
+// created streams, cross-stream waits, event records, queries, elapsed
+// times, timing-disabled events; results checked against CPU loops.
+// Usage: driver_streams
+#include <cmath>
+#include <vector>
+
+#include "drv_check.h"
+
+int main() {
+  CU_CHECK(cuInit(0));
+  CUcontext ctx;
+  CU_CHECK(cuDevicePrimaryCtxRetain(&ctx, 0));
+  CU_CHECK(cuCtxSetCurrent(ctx));
+  CUmodule mod;
+  CU_CHECK(cuModuleLoadData(&mod, kSaxpyPtx));
+  CUfunction f;
+  CU_CHECK(cuModuleGetFunction(&f, mod, "saxpy"));
+
+  CUstream s1, s2;
+  CU_CHECK(cuStreamCreate(&s1, CU_STREAM_DEFAULT));
+  CU_CHECK(cuStreamCreateWithPriority(&s2, CU_STREAM_NON_BLOCKING, 0));
+  CUevent start, stop, mid, untimed;
+  CU_CHECK(cuEventCreate(&start, CU_EVENT_DEFAULT));
+  CU_CHECK(cuEventCreate(&stop, CU_EVENT_BLOCKING_SYNC));
+  CU_CHECK(cuEventCreate(&mid, CU_EVENT_DEFAULT));
+  CU_CHECK(cuEventCreate(&untimed, CU_EVENT_DISABLE_TIMING));
+
+  const int n = 5000;
+  std::vector<float> x(n), y(n), out(n);
+  float* pinned_x = nullptr;
+  CU_CHECK(cuMemAllocHost(reinterpret_cast<void**>(&pinned_x), n * sizeof(float)));
+  for (int i = 0; i < n; ++i) pinned_x[i] = x[i] = 0.001f * i, y[i] = 2.0f;
+  CUdeviceptr dx, dy;
+  CU_CHECK(cuMemAlloc(&dx, n * 4));
+  CU_CHECK(cuMemAlloc(&dy, n * 4));
+
+  CU_CHECK(cuEventRecord(start, s1));
+  CU_CHECK(cuMemcpyHtoDAsync(dx, pinned_x, n * 4, s1));
+  CU_CHECK(cuMemsetD32Async(dy, 0x40000000u, n, s2));  // 2.0f on the other stream
+  CU_CHECK(cuEventRecord(mid, s2));
+  CU_CHECK(cuStreamWaitEvent(s1, mid, 0));
+  int nn = n;
+  float a = -0.5f;
+  void* params[] = {&nn, &a, &dx, &dy};
+  CU_CHECK(cuLaunchKernel(f, (n + 255) / 256, 1, 1, 256, 1, 1, 0, s1, params, nullptr));
+  CU_CHECK(cuMemcpyDtoHAsync(out.data(), dy, n * 4, s1));
+  CU_CHECK(cuEventRecord(stop, s1));
+  CU_CHECK(cuEventRecord(untimed, s1));
+  CU_CHECK(cuEventSynchronize(stop));
+  CU_CHECK(cuEventQuery(stop));
+  CU_CHECK(cuStreamQuery(s1));
+  CU_CHECK(cuStreamSynchronize(s2));
+  for (int i = 0; i < n; ++i)
+    if (out[i] != std::fma(a, x[i], y[i])) {
+      std::fprintf(stderr, "FAIL out[%d] = %g, expected %g\n", i, out[i], std::fma(a, x[i], y[i]));
+      return 1;
+    }
+  float ms = -1, ms_mid = -1;
+  CU_CHECK(cuEventElapsedTime(&ms, start, stop));
+  CU_CHECK(cuEventElapsedTime(&ms_mid, start, mid));
+  EXPECT_TRUE(ms >= 0 && ms_mid >= 0 && ms >= ms_mid);
+  CU_EXPECT(cuEventElapsedTime(&ms, start, untimed), CUDA_ERROR_INVALID_HANDLE);
+  CU_EXPECT(cuEventElapsedTime(nullptr, start, stop), CUDA_ERROR_INVALID_VALUE);
+
+  // The default stream and the per-thread one work as handles too.
+  CU_CHECK(cuMemsetD8Async(dy, 0, n * 4, nullptr));
+  CU_CHECK(cuStreamSynchronize(nullptr));
+  CU_CHECK(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+  CU_CHECK(cuMemcpyDtoH(out.data(), dy, n * 4));
+  for (int i = 0; i < n; ++i) EXPECT_TRUE(out[i] == 0.0f);
+
+  for (CUevent e : {start, stop, mid, untimed}) CU_CHECK(cuEventDestroy(e));
+  CU_CHECK(cuStreamDestroy(s1));
+  CU_CHECK(cuStreamDestroy(s2));
+  CU_EXPECT(cuStreamSynchronize(s1), CUDA_ERROR_INVALID_HANDLE);
+  CU_CHECK(cuMemFreeHost(pinned_x));
+  CU_CHECK(cuMemFree(dx));
+  CU_CHECK(cuMemFree(dy));
+  CU_CHECK(cuModuleUnload(mod));
+  std::printf("PASS driver_streams\n");
+  return 0;
+}

@@ -1,0 +1,67 @@
+# softgpu's libcuda.so.1 (src/cudadrv): programs link the toolkit's stub
+# (-lcuda) and `softgpu run` gives them softgpu's. Each checks its results
+# against CPU loops or hand-worked values.
+#   driver_api PART: driver API alone (-cudart none): PTX from memory,
+#     kernelParams and `extra` launches, globals, contexts, clusters and
+#     cooperative launches, memsets, copies, pointer attributes; managed
+#     memory, 2-D copies, stream queries, host functions, limits (extras).
+#   driver_fatbin: `nvcc -fatbin` / `nvcc -ptx` output through cuModuleLoad,
+#     cuModuleLoadData, cuModuleLoadFatBinary, cuModuleLoadDataEx, cuLibrary*.
+#   driver_errors: CUresult codes for bad input; an unimplemented entry point.
+#   driver_streams: streams and events.
+#   driver_mixed PART: runtime and driver API together (primary context,
+#     shared memory, cudaGetDriverEntryPoint, attributes, cluster occupancy).
+#   driver_abi_exports: every entry point of the toolkit's link stub is
+#     exported (implemented or a NOT_SUPPORTED stub), nothing else.
+if(TARGET cuda_driver)
+  set(_drv ${_src}/driver)
+  set(_drv_host "")
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    set(_drv_host -ccbin ${CMAKE_CXX_COMPILER})
+  endif()
+  # Driver-API-only programs: no CUDA runtime at all.
+  foreach(p driver_api driver_fatbin driver_errors driver_streams)
+    add_custom_command(
+      OUTPUT ${_bin}/${p}
+      COMMAND ${SOFTGPU_NVCC} -cudart none -O2 -std=c++17 ${_drv_host} -o ${_bin}/${p} ${_drv}/${p}.cpp -lcuda
+      DEPENDS ${_drv}/${p}.cpp ${_drv}/drv_check.h
+      COMMENT "nvcc ${p}"
+      VERBATIM)
+    list(APPEND _programs ${_bin}/${p})
+  endforeach()
+  # The kernels driver_fatbin loads: a fatbinary with sm_80 machine code and
+  # compute_80 PTX, and the PTX alone.
+  add_custom_command(
+    OUTPUT ${_bin}/driver_kernels.fatbin ${_bin}/driver_kernels.ptx
+    COMMAND ${SOFTGPU_NVCC} -fatbin -gencode arch=compute_80,code=[sm_80,compute_80] -o ${_bin}/driver_kernels.fatbin
+            ${_drv}/kernels.cu
+    COMMAND ${SOFTGPU_NVCC} -ptx -arch=compute_80 -o ${_bin}/driver_kernels.ptx ${_drv}/kernels.cu
+    DEPENDS ${_drv}/kernels.cu
+    COMMENT "nvcc driver kernels (fatbin, ptx)"
+    VERBATIM)
+  list(APPEND _programs ${_bin}/driver_kernels.fatbin ${_bin}/driver_kernels.ptx)
+  softgpu_cuda_program(driver_mixed SOURCES driver/driver_mixed.cu ARCH -arch=sm_90 FLAGS -lcuda)
+
+  foreach(part ptx context cluster memory extras)
+    cuda_test(driver_api_${part} driver_api ARGS ${part} STDOUT_REGEX "PASS driver_api ${part}")
+  endforeach()
+  cuda_test(driver_fatbin driver_fatbin ARGS "${_bin}/driver_kernels.fatbin@@${_bin}/driver_kernels.ptx"
+            STDOUT_REGEX "PASS driver_fatbin")
+  cuda_test(driver_errors driver_errors STDOUT_REGEX "PASS driver_errors"
+            STDERR_REGEX "softgpu cuda: cuTensorMapEncodeTiled is not implemented yet\n")
+  cuda_test(driver_streams driver_streams STDOUT_REGEX "PASS driver_streams")
+  if(EXISTS ${SOFTGPU_CUDA_INCLUDE_DIR}/../lib64/stubs/libcuda.so)
+    add_test(NAME cuda.driver_abi_exports
+      COMMAND bash ${_drv}/check_cuda_abi.sh $<TARGET_FILE:cuda_driver> ${SOFTGPU_CUDA_INCLUDE_DIR}/../lib64/stubs/libcuda.so)
+    set_tests_properties(cuda.driver_abi_exports PROPERTIES LABELS cuda TIMEOUT 120)
+  endif()
+  foreach(part context memory entry attributes clusters)
+    cuda_test(driver_mixed_${part} driver_mixed ARGS ${part} STDOUT_REGEX "PASS driver_mixed ${part}")
+  endforeach()
+endif()
+# Under the sanitizer, failing driver calls are reported with the driver
+# entry points' names (as compute-sanitizer does), and no memory errors.
+if(TARGET cuda_driver)
+  sanitize_test(sanitize.memcheck.driver_api_ptx driver_api driver/driver_api_ptx_memcheck.expected
+                OPTS --tool memcheck ARGS ptx)
+endif()
