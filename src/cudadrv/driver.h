@@ -74,6 +74,11 @@ cudaError_t softgpu_cudart_param_count(const void* func, size_t* count);
 cudaError_t softgpu_cudart_driver_begin(void);
 void softgpu_cudart_driver_end(cudaError_t saved);
 void softgpu_cudart_driver_error(const char* call, int code, const char* name, const char* text);
+int softgpu_cudart_tensor_map_tiled(void* map, unsigned type, unsigned rank, const void* global, const uint64_t* dims,
+                                    const uint64_t* strides, const unsigned* box, const unsigned* elem_strides,
+                                    unsigned interleave, unsigned swizzle, unsigned l2, unsigned oob, char* why,
+                                    size_t why_len);
+int softgpu_cudart_tensor_map_replace_address(void* map, const void* global, char* why, size_t why_len);
 }
 
 namespace softgpu::cudadrv {

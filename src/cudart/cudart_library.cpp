@@ -6,6 +6,9 @@
 #include <string>
 
 #include "cudart/cudart_internal.h"
+#include "runtime/tensor_map.h"
+
+#include <cstdio>
 
 using softgpu::Dim3;
 using softgpu::Status;
@@ -110,6 +113,10 @@ cudaError_t entry_point(const char* symbol, void** funcPtr, unsigned version, un
   void* lib = driver_library();
   auto get = lib ? reinterpret_cast<GetProcAddress>(dlsym(lib, "cuGetProcAddress_v2")) : nullptr;
   if (!get) return cudaErrorNotSupported;
+  // The runtime has initialized the driver by now (NVIDIA's does at its own
+  // initialization), so the functions handed out work without a cuInit of
+  // the program's own.
+  if (auto init = reinterpret_cast<int (*)(unsigned)>(dlsym(lib, "cuInit"))) init(0);
   int qr = 1;
   int r = get(symbol, funcPtr, static_cast<int>(version), flags, &qr);  // CUresult, CUdriverProcAddressQueryResult
   if (r != 0) *funcPtr = nullptr;
@@ -188,6 +195,32 @@ __attribute__((visibility("default"))) cudaError_t softgpu_cudart_memset_element
 }  // extern "C"
 
 extern "C" {
+
+// cuTensorMapEncodeTiled / cuTensorMapReplaceAddress (src/cudadrv/tensor_map.cpp):
+// 0 when encoded, 1 for invalid arguments, 2 for valid ones softgpu does not
+// implement; the reason in why[why_len].
+__attribute__((visibility("default"))) int softgpu_cudart_tensor_map_tiled(
+    void* map, unsigned type, unsigned rank, const void* global, const uint64_t* dims, const uint64_t* strides,
+    const unsigned* box, const unsigned* elem_strides, unsigned interleave, unsigned swizzle, unsigned l2,
+    unsigned oob, char* why, size_t why_len) {
+  softgpu::runtime::TiledEncodeArgs a;
+  a.data_type = type, a.rank = rank, a.global_address = reinterpret_cast<uint64_t>(global);
+  a.global_dim = dims, a.global_strides = strides, a.box_dim = box, a.element_strides = elem_strides;
+  a.interleave = interleave, a.swizzle = swizzle, a.l2_promotion = l2, a.oob_fill = oob;
+  bool unsupported = false;
+  auto err = softgpu::runtime::encode_tiled(a, static_cast<std::byte*>(map), &unsupported);
+  if (!err) return 0;
+  if (why && why_len) std::snprintf(why, why_len, "%s", err->c_str());
+  return unsupported ? 2 : 1;
+}
+
+__attribute__((visibility("default"))) int softgpu_cudart_tensor_map_replace_address(void* map, const void* global,
+                                                                                    char* why, size_t why_len) {
+  auto err = softgpu::runtime::replace_address(static_cast<std::byte*>(map), reinterpret_cast<uint64_t>(global));
+  if (!err) return 0;
+  if (why && why_len) std::snprintf(why, why_len, "%s", err->c_str());
+  return 1;
+}
 
 __attribute__((visibility("default"))) cudaError_t softgpu_cudart_param_count(const void* func, size_t* count) {
   return call([&] { return rt().func_param_count(func, count); });

@@ -31,3 +31,11 @@ if(SOFTGPU_CUTLASS_INCLUDE AND EXISTS ${SOFTGPU_CUTLASS_INCLUDE}/cute/tensor.hpp
 else()
   message(STATUS "cute_gmma skipped: no CuTe headers (pip install nvidia-cutlass, or -DSOFTGPU_CUTLASS_INCLUDE=...)")
 endif()
+
+# TMA as the CUDA programming guide writes it (libcu++'s bulk tensor copies
+# and cuda::barrier, tensor maps from cuTensorMapEncodeTiled through
+# cudaGetDriverEntryPoint): tiles with edges outside the tensor, a 128B
+# swizzled box read back through the documented pattern, invalid arguments.
+softgpu_cuda_program(tma SOURCES hopper/tma.cu ARCH -arch=sm_90)
+cuda_test(tma tma STDOUT_REGEX "tiles: 100x70 floats in 12 tiles, 0 mismatches@@swizzle 128B: 64x32 halves, 0 mismatches@@PASS tma"
+          STDERR_REGEX "softgpu cuda: cuTensorMapEncodeTiled: boxDim\\[0\\] = 300 is not 1..256@@globalStrides\\[0\\] = 452 is not a multiple of 16")
