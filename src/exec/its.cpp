@@ -39,6 +39,7 @@ bool is_cta_barrier(const Inst& in) {
 }  // namespace
 
 bool is_warp_sync(const Inst& in) {
+  if (isa::has_flag(in.op, isa::kWarpAligned)) return true;  // the whole warp
   switch (in.op) {
     case isa::Opcode::Shfl: case isa::Opcode::Vote: case isa::Opcode::Match: case isa::Opcode::Redux:
     case isa::Opcode::Elect:
@@ -97,6 +98,11 @@ void Warp::note_back_branch(uint32_t pc) {
 // Lanes a warp-synchronous instruction executed by `mask` waits for: the
 // union of their membermasks (bar.warp.sync, shfl/vote/match/redux/elect .sync).
 uint32_t Warp::sync_members(const Inst& in, uint32_t mask, uint32_t* per_lane) {
+  if (isa::has_flag(in.op, isa::kWarpAligned)) {  // .sync.aligned: every lane of the warp that has not exited
+    const uint32_t all = valid_ & ~exited_;
+    if (per_lane) for_lanes(mask, [&](uint32_t l) { per_lane[l] = all; });
+    return all;
+  }
   size_t idx = 0;
   switch (in.op) {
     case isa::Opcode::Shfl: idx = 4; break;

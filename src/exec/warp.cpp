@@ -143,7 +143,9 @@ bool Warp::step() {
     // A diverged warp at a CTA barrier or a warp-synchronous instruction:
     // its pending groups join or run first (exec/its.cpp).
     const isa::UnitClass u = isa::info(in.op).unit;
-    if ((u == isa::UnitClass::Warp || u == isa::UnitClass::Sync) && its_sync_point(in)) return true;
+    if ((u == isa::UnitClass::Warp || u == isa::UnitClass::Sync || isa::has_flag(in.op, isa::kWarpAligned)) &&
+        its_sync_point(in))
+      return true;
   }
   if (L_.opts->listener && cta_.listener_ctx) {
     const Function& f = *fn_;  // a call changes fn_

@@ -27,6 +27,8 @@ enum Flag : uint32_t {
   kBarrier = 1u << 9,         // waits for or signals other threads (bar, barrier, mbarrier)
   kFence = 1u << 10,          // orders memory (membar, fence)
   kWarpCollective = 1u << 11, // reads other lanes of the warp (shfl, vote, match, redux, elect)
+  kWarpAligned = 1u << 12,    // .sync.aligned on the whole warp (mma, wmma, ldmatrix, stmatrix, wgmma,
+                              // setmaxnreg): its lanes reconverge before it (exec/its.cpp)
 };
 
 enum class Opcode : uint16_t {

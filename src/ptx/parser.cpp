@@ -523,7 +523,10 @@ void Parser::parse_function(Linkage linkage) {
   cur_loc_.reset();
   cur_inlined_.reset();
   loc_outermost_.clear();
-  if (parse_block(*f.body, 1)) check_function(f);
+  if (parse_block(*f.body, 1)) {
+    scope_labels(f);
+    check_function(f);
+  }
   mod_.functions.push_back(std::move(f));
 }
 

@@ -89,13 +89,67 @@ struct Walk {
 
 std::string loc_text(SourceLoc l) { return fmt::format("{}:{}", l.line, l.col); }
 
+// Labels are scoped like declarations: one defined inside a "{ }" block is
+// visible only there (inline asm blocks repeat labels such as CUTLASS's
+// "LAB_WAIT:"). Each label of a nested block gets a name of its own,
+// kScopeMark and a number appended, and the names used inside the block
+// that refer to it follow; what lies outside still sees the outer names.
+constexpr std::string_view kScopeMark = "$$";
+
+struct ScopeLabels {
+  std::vector<std::unordered_map<std::string, std::string>> env;
+  uint32_t counter = 0;
+
+  const std::string* find(const std::string& n) const {
+    for (auto it = env.rbegin(); it != env.rend(); ++it)
+      if (auto f = it->find(n); f != it->end()) return &f->second;
+    return nullptr;
+  }
+  void rename(std::string& n) const {
+    if (const std::string* r = find(n)) n = *r;
+  }
+  void operand(Operand& o) const {
+    if (o.kind == Operand::Kind::Symbol || (o.kind == Operand::Kind::Address && !o.base_is_register)) rename(o.name);
+    for (auto& e : o.list) operand(e);
+  }
+  void block(Block& b, bool nested) {
+    std::unordered_map<std::string, std::string> mine;
+    if (nested)
+      for (const auto& st : b.body)
+        if (const auto* l = std::get_if<Label>(&st); l && !mine.count(l->name))
+          mine[l->name] = fmt::format("{}{}{}", l->name, kScopeMark, ++counter);
+    env.push_back(std::move(mine));
+    for (auto& st : b.body) {
+      if (auto* l = std::get_if<Label>(&st)) {
+        rename(l->name);
+        for (auto& t : l->targets) rename(t);
+      } else if (auto* in = std::get_if<Instruction>(&st)) {
+        for (auto& o : in->operands) operand(o);
+      } else if (auto* inner = std::get_if<std::shared_ptr<Block>>(&st)) {
+        block(**inner, true);
+      }
+    }
+    env.pop_back();
+  }
+};
+
+// A label's name as written (without the scope suffix).
+std::string written(const std::string& n) {
+  const size_t p = n.rfind(kScopeMark);
+  return p == std::string::npos ? n : n.substr(0, p);
+}
+
 }  // namespace
+
+void Parser::scope_labels(Function& f) {
+  if (f.body) ScopeLabels{}.block(*f.body, false);
+}
 
 void Parser::check_function(const Function& f) {
   Walk w;
   w.block(*f.body);
   for (const Label* l : w.dups)
-    error(l->loc, fmt::format("duplicate label '{}' (first defined at {})", quote(l->name),
+    error(l->loc, fmt::format("duplicate label '{}' (first defined at {})", quote(written(l->name)),
                               loc_text(w.labels.at(l->name))));
   for (const auto& [name, loc] : w.targets)
     if (!w.code_labels.count(name)) error(loc, fmt::format("unknown label '{}'", quote(name)));

@@ -86,6 +86,7 @@ class Parser {
 
   // ---- checks on a parsed function (parser_checks.cpp)
   void check_function(const Function& f);  // labels, shared/local sizes
+  void scope_labels(Function& f);          // labels of nested blocks renamed apart (parser_checks.cpp)
   void check_vector_modifiers(const Token& op, const Instruction& in);
   void check_setmaxnreg(const Instruction& in);  // the register count: 24..256, a multiple of 8
 

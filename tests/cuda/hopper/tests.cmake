@@ -28,6 +28,16 @@ if(SOFTGPU_CUTLASS_INCLUDE AND EXISTS ${SOFTGPU_CUTLASS_INCLUDE}/cute/tensor.hpp
                        ARCH -gencode arch=compute_90a,code=[sm_90a,compute_90a]
                        FLAGS -std=c++17 --expt-relaxed-constexpr -I${SOFTGPU_CUTLASS_INCLUDE})
   cuda_test(cute_gmma cute_gmma STDOUT_REGEX "PASS cute_gmma")
+  # CUTLASS's Hopper GEMM tutorial itself (TMA + mbarrier pipeline + wgmma),
+  # driven by a main of our own that checks it against a CPU GEMM.
+  set(_cute_tut ${SOFTGPU_CUTLASS_INCLUDE}/../examples/cute/tutorial/hopper)
+  if(EXISTS ${_cute_tut}/wgmma_tma_sm90.cu AND EXISTS ${SOFTGPU_CUTLASS_INCLUDE}/../tools/util/include)
+    softgpu_cuda_program(cute_tma_gemm SOURCES hopper/cute_tma_gemm.cu
+                         ARCH -gencode arch=compute_90a,code=[sm_90a,compute_90a]
+                         FLAGS -std=c++17 --expt-relaxed-constexpr -I${SOFTGPU_CUTLASS_INCLUDE}
+                               -I${SOFTGPU_CUTLASS_INCLUDE}/../tools/util/include -I${_cute_tut} -lcuda)
+    cuda_test(cute_tma_gemm cute_tma_gemm STDOUT_REGEX "PASS cute_tma_gemm")
+  endif()
 else()
   message(STATUS "cute_gmma skipped: no CuTe headers (pip install nvidia-cutlass, or -DSOFTGPU_CUTLASS_INCLUDE=...)")
 endif()
