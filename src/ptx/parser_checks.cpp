@@ -91,14 +91,24 @@ std::string loc_text(SourceLoc l) { return fmt::format("{}:{}", l.line, l.col); 
 
 // Labels are scoped like declarations: one defined inside a "{ }" block is
 // visible only there (inline asm blocks repeat labels such as CUTLASS's
-// "LAB_WAIT:"). Each label of a nested block gets a name of its own,
-// kScopeMark and a number appended, and the names used inside the block
-// that refer to it follow; what lies outside still sees the outer names.
+// "LAB_WAIT:"). A label of a nested block whose name the function defines
+// more than once gets a name of its own, kScopeMark and a number appended,
+// and the names used inside the block that refer to it follow; what lies
+// outside still sees the outer names. Names defined once stay as written
+// (so printing the module and parsing it again gives the same module).
 constexpr std::string_view kScopeMark = "$$";
 
 struct ScopeLabels {
   std::vector<std::unordered_map<std::string, std::string>> env;
+  std::unordered_map<std::string, uint32_t> defined;  // definitions per name in the function
   uint32_t counter = 0;
+
+  void count(const Block& b) {
+    for (const auto& st : b.body) {
+      if (const auto* l = std::get_if<Label>(&st)) ++defined[l->name];
+      else if (const auto* inner = std::get_if<std::shared_ptr<Block>>(&st)) count(**inner);
+    }
+  }
 
   const std::string* find(const std::string& n) const {
     for (auto it = env.rbegin(); it != env.rend(); ++it)
@@ -116,7 +126,7 @@ struct ScopeLabels {
     std::unordered_map<std::string, std::string> mine;
     if (nested)
       for (const auto& st : b.body)
-        if (const auto* l = std::get_if<Label>(&st); l && !mine.count(l->name))
+        if (const auto* l = std::get_if<Label>(&st); l && defined[l->name] > 1 && !mine.count(l->name))
           mine[l->name] = fmt::format("{}{}{}", l->name, kScopeMark, ++counter);
     env.push_back(std::move(mine));
     for (auto& st : b.body) {
@@ -142,7 +152,10 @@ std::string written(const std::string& n) {
 }  // namespace
 
 void Parser::scope_labels(Function& f) {
-  if (f.body) ScopeLabels{}.block(*f.body, false);
+  if (!f.body) return;
+  ScopeLabels s;
+  s.count(*f.body);
+  s.block(*f.body, false);
 }
 
 void Parser::check_function(const Function& f) {

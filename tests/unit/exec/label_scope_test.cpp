@@ -60,14 +60,15 @@ TEST(LabelScope, EachBlockBranchesToItsOwnLabels) {
   EXPECT_EQ(*out, 3u + 50u);  // 3 turns of the first loop, 5 of the second; the inner branch reached OUTER
 }
 
-TEST(LabelScope, DuplicatesInOneBlockAndOuterReferencesToInnerLabelsAreErrors) {
+TEST(LabelScope, DuplicatesInOneBlockAndOuterReferencesToRepeatedInnerLabelsAreErrors) {
   auto dup = ptx::parse(".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n{\nA:\nA:\n}\nret;\n}\n",
                         "d.ptx");
   ASSERT_FALSE(dup.module);
   EXPECT_NE(ptx::render(dup.diagnostics, "").find("duplicate label 'A' (first defined at 7:1)"), std::string::npos)
       << ptx::render(dup.diagnostics, "");
   auto outer = ptx::parse(
-      ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\nbra IN;\n{\nIN:\nret;\n}\n}\n", "o.ptx");
+      ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\nbra IN;\n{\nIN:\nret;\n}\n{\nIN:\nret;\n}\n}\n",
+      "o.ptx");
   ASSERT_FALSE(outer.module);
   EXPECT_NE(ptx::render(outer.diagnostics, "").find("unknown label 'IN'"), std::string::npos)
       << ptx::render(outer.diagnostics, "");
