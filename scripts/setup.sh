@@ -18,6 +18,23 @@ fi
 
 if [ -x /usr/local/cuda/bin/nvcc ]; then export PATH=/usr/local/cuda/bin:$PATH; fi
 
+# CUTLASS's headers and examples (NVIDIA's nvidia-cutlass wheel from PyPI,
+# unpacked into build/_deps) for the tests that run CUTLASS's own Hopper code
+# (tests/cuda/hopper: cute_gmma, cute_tma_gemm). Optional: without PyPI they
+# are skipped.
+cutlass_version=4.2.0.0
+cutlass=build/_deps/nvidia-cutlass-$cutlass_version
+cutlass_inc=$cutlass/cutlass_library/source/include
+if [ ! -f "$cutlass_inc/cute/tensor.hpp" ] && command -v python3 >/dev/null; then
+  mkdir -p build/_deps
+  if python3 -m pip download -q --no-deps --only-binary=:all: --timeout 20 --retries 1 -d build/_deps \
+       "nvidia-cutlass==$cutlass_version" >/dev/null 2>&1; then
+    python3 -m zipfile -e build/_deps/nvidia_cutlass-"$cutlass_version"-*.whl "$cutlass" >/dev/null 2>&1 || true
+  fi
+fi
+cutlass_args=()
+[ -f "$cutlass_inc/cute/tensor.hpp" ] && cutlass_args=(-DSOFTGPU_CUTLASS_INCLUDE="$PWD/$cutlass_inc")
+
 jobs=$(nproc)
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo ${SOFTGPU_CMAKE_ARGS:-} >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cutlass_args[@]}" ${SOFTGPU_CMAKE_ARGS:-} >/dev/null
 cmake --build build -j "$jobs"
