@@ -449,6 +449,29 @@ W atomic_word(AtomOp op, W* p, W b) {
   }
 }
 
+}  // namespace
+
+// One f32, f16 or bf16 element at p updated as atom/red would (a 16-bit
+// element through its naturally aligned 32-bit word; exec/ops_tma.cpp).
+void atomic_float_element(AtomOp op, std::byte* p, uint32_t bits, program::Type t) {
+  if (t == Type::F32) {
+    atomic_word<FK::F32, uint32_t>(op, reinterpret_cast<uint32_t*>(p), bits);
+    return;
+  }
+  auto* word = reinterpret_cast<uint32_t*>(reinterpret_cast<uintptr_t>(p) & ~uintptr_t(3));
+  const uint32_t shift = uint32_t(p - reinterpret_cast<std::byte*>(word)) * 8;
+  std::atomic_ref<uint32_t> ref(*word);
+  uint32_t old = ref.load(std::memory_order_relaxed);
+  for (;;) {
+    const uint32_t o = (old >> shift) & 0xffff;
+    const uint32_t r = t == Type::BF16 ? float_op<FK::BF16>(op, o, bits) : float_op<FK::F16>(op, o, bits);
+    const uint32_t nv = (old & ~(0xffffu << shift)) | (r & 0xffff) << shift;
+    if (ref.compare_exchange_weak(old, nv, std::memory_order_relaxed)) return;
+  }
+}
+
+namespace {
+
 // atom/red on float elements: scalar (W = element or packed pair word) or
 // vector (.v2/.v4/.v8: `vec` words, operands are {..} lists).
 template <FK K, class W>

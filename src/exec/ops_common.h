@@ -3,6 +3,8 @@
 // destination. Semantics live in small functors (`static R f(A...)`), so
 // each bound handler is one tight, type-specialized loop.
 #pragma once
+#include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -103,6 +105,65 @@ inline T wmul(T a, T b) {
 
 // True if the instruction was written with modifier m (".f4e").
 bool has_mod(const Inst& in, const char* m);
+
+// Flushes an f32 subnormal to a zero of the same sign.
+inline float flush(float v) { return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v; }
+
+// One integer or f32 atom/red update of *p with b (c: cas's new value),
+// atomically on the host word (other CTAs run on other host threads).
+template <class T>
+T atomic_apply(program::AtomOp op, T* p, T b, T c, bool ftz) {
+  std::atomic_ref<T> ref(*p);
+  T old = ref.load(std::memory_order_relaxed);
+  for (;;) {
+    T nv{};
+    switch (op) {
+      case program::AtomOp::Add:
+        if constexpr (std::is_same_v<T, float>) {
+          nv = ftz ? flush(flush(old) + flush(b)) : T(old + b);
+        } else {
+          nv = T(old + b);
+        }
+        break;
+      case program::AtomOp::Min: nv = b < old ? b : old; break;
+      case program::AtomOp::Max: nv = b > old ? b : old; break;
+      case program::AtomOp::Exch: nv = b; break;
+      case program::AtomOp::Cas: if (old != b) return old; nv = c; break;
+      default:
+        if constexpr (std::is_integral_v<T>) {
+          switch (op) {
+            case program::AtomOp::Inc: nv = (old >= b) ? T(0) : T(old + 1); break;
+            case program::AtomOp::Dec: nv = (old == 0 || old > b) ? b : T(old - 1); break;
+            case program::AtomOp::And: nv = old & b; break;
+            case program::AtomOp::Or: nv = old | b; break;
+            case program::AtomOp::Xor: nv = old ^ b; break;
+            default: return old;
+          }
+        }
+    }
+    if (ref.compare_exchange_weak(old, nv, std::memory_order_relaxed)) return old;
+  }
+}
+
+// The scalar coordinate operands of "[handle, {c0, c1, ...}]" (tex, suld,
+// sust, the TMA copies), flattened (the braces may come as one nested
+// vector): the first N in out, the count of all of them returned.
+template <size_t N>
+uint32_t coord_operands(const Warp& w, const program::Operand& addr, const program::Operand* (&out)[N]) {
+  uint32_t n = 0;
+  auto put = [&](const program::Operand& e) {
+    if (n < N) out[n] = &e;
+    ++n;
+  };
+  for (uint32_t i = 0; i < addr.vec_n; ++i) {
+    const program::Operand& e = w.vec_elem(addr, i);
+    if (e.kind == program::Operand::Kind::Vec)
+      for (uint32_t j = 0; j < e.vec_n; ++j) put(w.vec_elem(e, j));
+    else
+      put(e);
+  }
+  return n;
+}
 
 // Writes a comparison result (a lane mask) to setp's destinations: p = r
 // BOOLOP c and, for "p|q", q = !r BOOLOP c.

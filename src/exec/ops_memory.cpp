@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "exec/ops_common.h"
 #include "exec/warp.h"
 
 namespace softgpu::exec {
@@ -267,42 +268,7 @@ void exec_st(Warp& w, const Inst& in, uint32_t mask) {
 }
 
 // ---- atom / red ----
-// Flushes an f32 subnormal to a zero of the same sign.
-inline float flush(float v) { return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v; }
-
-template <class T>
-T atomic_apply(AtomOp op, T* p, T b, T c, bool ftz) {
-  std::atomic_ref<T> ref(*p);
-  T old = ref.load(std::memory_order_relaxed);
-  for (;;) {
-    T nv{};
-    switch (op) {
-      case AtomOp::Add:
-        if constexpr (std::is_same_v<T, float>) {
-          nv = ftz ? flush(flush(old) + flush(b)) : T(old + b);
-        } else {
-          nv = T(old + b);
-        }
-        break;
-      case AtomOp::Min: nv = b < old ? b : old; break;
-      case AtomOp::Max: nv = b > old ? b : old; break;
-      case AtomOp::Exch: nv = b; break;
-      case AtomOp::Cas: if (old != b) return old; nv = c; break;
-      default:
-        if constexpr (std::is_integral_v<T>) {
-          switch (op) {
-            case AtomOp::Inc: nv = (old >= b) ? T(0) : T(old + 1); break;
-            case AtomOp::Dec: nv = (old == 0 || old > b) ? b : T(old - 1); break;
-            case AtomOp::And: nv = old & b; break;
-            case AtomOp::Or: nv = old | b; break;
-            case AtomOp::Xor: nv = old ^ b; break;
-            default: return old;
-          }
-        }
-    }
-    if (ref.compare_exchange_weak(old, nv, std::memory_order_relaxed)) return old;
-  }
-}
+using ops::atomic_apply;
 
 template <class T>
 void exec_atom_t(Warp& w, const Inst& in, uint32_t mask) {

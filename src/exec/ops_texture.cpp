@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "exec/ops_common.h"
 #include "exec/texture.h"
 #include "exec/warp.h"
 
@@ -30,28 +31,10 @@ std::optional<Geom> find_geom(const Inst& in) {
   return std::nullopt;
 }
 
-bool has_mod(const Inst& in, std::string_view m) {
-  for (const auto& s : in.raw_mods)
-    if (s == m) return true;
-  return false;
-}
+using ops::has_mod;
 
 constexpr uint32_t geom_dims(Geom g) { return g == Geom::D1 || g == Geom::A1 ? 1 : g == Geom::D3 ? 3 : 2; }
 constexpr bool geom_layered(Geom g) { return g == Geom::A1 || g == Geom::A2; }
-
-// The scalar coordinate operands of "[handle, {c0, c1, ...}]", flattened.
-uint32_t coord_operands(const Warp& w, const Operand& addr, const Operand* out[4]) {
-  uint32_t n = 0;
-  for (uint32_t i = 0; i < addr.vec_n; ++i) {
-    const Operand& e = w.vec_elem(addr, i);
-    if (e.kind == OK::Vec) {
-      for (uint32_t j = 0; j < e.vec_n && n < 4; ++j) out[n++] = &w.vec_elem(e, j);
-    } else if (n < 4) {
-      out[n++] = &e;
-    }
-  }
-  return n;
-}
 
 // Reads texels for one lane through the warp's checked memory translation.
 struct LaneReader final : TexelReader {
@@ -101,7 +84,7 @@ void exec_tex(Warp& w, const Inst& in, uint32_t mask) {
   const Operand& a = in.o[1];
   const uint64_t* handles = w.reg(a.reg);
   const Operand* cops[4] = {};
-  const uint32_t nc = coord_operands(w, a, cops);
+  const uint32_t nc = std::min<uint32_t>(ops::coord_operands(w, a, cops), 4);
   constexpr uint32_t dims = geom_dims(G);
   constexpr bool layered = geom_layered(G);
   uint64_t scratch[4][kWarpSize];
@@ -229,7 +212,7 @@ void exec_surface(Warp& w, const Inst& in, uint32_t mask) {
   const Operand& v = Store ? in.o[1] : in.o[0];
   const uint64_t* handles = w.reg(a.reg);
   const Operand* cops[4] = {};
-  const uint32_t nc = coord_operands(w, a, cops);
+  const uint32_t nc = std::min<uint32_t>(ops::coord_operands(w, a, cops), 4);
   uint64_t scratch[4][kWarpSize];
   const uint64_t* cv[4] = {};
   for (uint32_t i = 0; i < nc; ++i) cv[i] = w.src(*cops[i], scratch[i]);

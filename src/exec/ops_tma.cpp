@@ -27,6 +27,7 @@ namespace softgpu::exec {
 namespace {
 
 using OK = Operand::Kind;
+using program::AtomOp;
 using ptx::Space;
 using ops::has_mod;
 
@@ -35,43 +36,23 @@ constexpr uint32_t kChunk = 16;  // swizzle granule; box rows are whole chunks
 // The decoded tensor map a lane's [tmap, ...] operand points at.
 std::optional<TensorMap> lane_map(Warp& w, const Operand& a, const uint64_t* base, uint32_t lane) {
   uint64_t addr = w.address(a, lane, base);
-  Space sp = Space::Global;
   if (a.addr_kind == Operand::AddrKind::KParam) {
     addr += w.launch().params_addr;  // [param, {...}]: the parameter itself
   } else if (w.generic_space(addr) != Space::Global) {
     w.fault(Status::IllegalAddress, lane, addr, "tensor map is not in param, const or global memory");
     return std::nullopt;
   }
-  const std::byte* p = w.translate(sp, addr, kTensorMapBytes, lane, false);
+  const std::byte* p = w.translate(Space::Global, addr, kTensorMapBytes, lane, false);
   if (!p) return std::nullopt;
   auto m = decode_tensor_map(p);
   if (!m) w.fault(Status::IllegalInstruction, lane, addr, "tensor map was not made by cuTensorMapEncodeTiled");
   return m;
 }
 
-// The coordinate operands of "[tmap, {c0, c1, ...}]" (the braces may come
-// as one nested vector), flattened; returns how many (at most 5 kept).
-template <class Vec>
-uint32_t coord_operands(const Vec& vec_elem, const Operand& a, const Operand* out[kTensorMapMaxRank]) {
-  uint32_t n = 0;
-  auto put = [&](const Operand& e) {
-    if (n < kTensorMapMaxRank) out[n] = &e;
-    ++n;
-  };
-  for (uint32_t i = 0; i < a.vec_n; ++i) {
-    const Operand& e = vec_elem(a, i);
-    if (e.kind == OK::Vec)
-      for (uint32_t j = 0; j < e.vec_n; ++j) put(vec_elem(e, j));
-    else
-      put(e);
-  }
-  return n;
-}
-
 // The lane's box coordinates, false after a fault.
 bool lane_coords(Warp& w, const Operand& a, const TensorMap& m, uint32_t lane, int64_t c[kTensorMapMaxRank]) {
   const Operand* ops[kTensorMapMaxRank];
-  const uint32_t n = coord_operands([&](const Operand& v, uint32_t i) -> const Operand& { return w.vec_elem(v, i); }, a, ops);
+  const uint32_t n = ops::coord_operands(w, a, ops);
   if (n != m.rank) {
     w.fault(Status::IllegalInstruction, lane, 0, fmt::format("{} tensor coordinates for a tensor map of rank {}", n, m.rank));
     return false;
@@ -227,90 +208,41 @@ void exec_tma_load(Warp& w, const Inst& in, uint32_t mask) {
   });
 }
 
-// One element of a reduction into global memory, atomically (other CTAs
-// may reduce into the same element from other host threads).
-enum class Red { Add, Min, Max, Inc, Dec, And, Or, Xor };
-
-template <class T>
-T combine(Red op, T old, T v) {
-  switch (op) {
-    case Red::Add: return T(old + v);
-    case Red::Min: return v < old ? v : old;
-    case Red::Max: return v > old ? v : old;
-    case Red::Inc: if constexpr (std::is_integral_v<T>) return old >= v ? T(0) : T(old + 1); else return old;
-    case Red::Dec: if constexpr (std::is_integral_v<T>) return old == 0 || old > v ? v : T(old - 1); else return old;
-    case Red::And: if constexpr (std::is_integral_v<T>) return T(old & v); else return old;
-    case Red::Or: if constexpr (std::is_integral_v<T>) return T(old | v); else return old;
-    case Red::Xor: if constexpr (std::is_integral_v<T>) return T(old ^ v); else return old;
-  }
-  return old;
-}
-
-// A CAS loop on the element's naturally aligned host word.
-template <class Word, class F>
-void cas(std::byte* p, F&& f) {
-  std::atomic_ref<Word> a(*reinterpret_cast<Word*>(p));
-  Word old = a.load(std::memory_order_relaxed);
-  while (!a.compare_exchange_weak(old, f(old), std::memory_order_relaxed)) {
-  }
-}
-
-// f16/bf16 elements live in a 32-bit word with their neighbour.
-template <class F>
-void cas16(std::byte* p, F&& f) {
-  auto* w = reinterpret_cast<std::byte*>(reinterpret_cast<uintptr_t>(p) & ~uintptr_t(3));
-  const uint32_t shift = (p - w) * 8;
-  cas<uint32_t>(w, [&](uint32_t old) {
-    const uint16_t h = uint16_t(old >> shift);
-    return (old & ~(0xffffu << shift)) | uint32_t(f(h)) << shift;
-  });
-}
-
-bool reduce_valid(Red op, TmDataType t) {
+// The reductions, as atom/red performs them (exec/ops_common.h,
+// exec/ops_async.cpp), each element atomically: other CTAs may reduce into
+// the same element from other host threads.
+bool reduce_valid(AtomOp op, TmDataType t) {
   const bool integer = t == TmDataType::U32 || t == TmDataType::S32 || t == TmDataType::U64 || t == TmDataType::S64;
   switch (op) {
-    case Red::Add: return integer || t == TmDataType::F32 || t == TmDataType::F16 || t == TmDataType::BF16;
-    case Red::Min: case Red::Max: return integer || t == TmDataType::F16 || t == TmDataType::BF16;
-    case Red::Inc: case Red::Dec: return t == TmDataType::U32;
+    case AtomOp::Add: return integer || t == TmDataType::F32 || t == TmDataType::F16 || t == TmDataType::BF16;
+    case AtomOp::Min: case AtomOp::Max: return integer || t == TmDataType::F16 || t == TmDataType::BF16;
+    case AtomOp::Inc: case AtomOp::Dec: return t == TmDataType::U32;
     default: return integer;
   }
 }
 
-void reduce_element(Red op, TmDataType t, std::byte* g, const std::byte* s) {
+void reduce_element(AtomOp op, TmDataType t, std::byte* g, const std::byte* s) {
   auto ints = [&]<class T>(T) {
     T v;
     std::memcpy(&v, s, sizeof v);
-    using W = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
-    cas<W>(g, [&](W old) { return W(combine<T>(op, T(old), v)); });
+    ops::atomic_apply<T>(op, reinterpret_cast<T*>(g), v, T{}, false);
   };
+  uint32_t bits = 0;
+  std::memcpy(&bits, s, tm_element_bytes(t));
   switch (t) {
     case TmDataType::U32: ints(uint32_t{}); return;
     case TmDataType::S32: ints(int32_t{}); return;
     case TmDataType::U64: ints(uint64_t{}); return;
     case TmDataType::S64: ints(int64_t{}); return;
-    case TmDataType::F32: {
-      float v;
-      std::memcpy(&v, s, 4);
-      cas<uint32_t>(g, [&](uint32_t old) { return std::bit_cast<uint32_t>(combine(op, std::bit_cast<float>(old), v)); });
-      return;
-    }
-    case TmDataType::F16: case TmDataType::BF16: {
-      uint16_t v;
-      std::memcpy(&v, s, 2);
-      const bool bf = t == TmDataType::BF16;
-      const float fv = bf ? bf16_to_f32(v) : f16_to_f32(v);
-      cas16(g, [&](uint16_t old) {
-        const float r = combine(op, bf ? bf16_to_f32(old) : f16_to_f32(old), fv);
-        return bf ? f32_to_bf16_rn(r) : f32_to_f16_rn(r);
-      });
-      return;
-    }
+    case TmDataType::F32: atomic_float_element(op, g, bits, program::Type::F32); return;
+    case TmDataType::F16: atomic_float_element(op, g, bits, program::Type::F16); return;
+    case TmDataType::BF16: atomic_float_element(op, g, bits, program::Type::BF16); return;
     default: return;
   }
 }
 
 // Stores and reductions: shared box -> global, out-of-bounds elements skipped.
-template <bool Reduce, Red Op = Red::Add>
+template <bool Reduce, AtomOp Op = AtomOp::Add>
 void exec_tma_store(Warp& w, const Inst& in, uint32_t mask) {
   uint64_t s0[kWarpSize], s1[kWarpSize];
   const uint64_t* tb = in.o[0].reg == program::kNoReg ? s0 : w.reg(in.o[0].reg);
@@ -376,7 +308,7 @@ bool tmap_operand(const Inst& in, int i, uint32_t dims) {
   return i < in.nops && in.o[i].kind == OK::Addr && in.o[i].vec_n >= 1 && dims >= 1;
 }
 
-template <Red Op>
+template <AtomOp Op>
 ExecFn reduce_fn() { return &exec_tma_store<true, Op>; }
 
 }  // namespace
@@ -392,14 +324,14 @@ ExecFn bind_cp_tensor(const Inst& in) {
   if (first == ".reduce") {
     if (!has_mod(in, ".global") || !has_mod(in, ".bulk_group") || !tmap_operand(in, 0, dims) || in.nops != 2 + hint)
       return nullptr;
-    if (has_mod(in, ".add")) return reduce_fn<Red::Add>();
-    if (has_mod(in, ".min")) return reduce_fn<Red::Min>();
-    if (has_mod(in, ".max")) return reduce_fn<Red::Max>();
-    if (has_mod(in, ".inc")) return reduce_fn<Red::Inc>();
-    if (has_mod(in, ".dec")) return reduce_fn<Red::Dec>();
-    if (has_mod(in, ".and")) return reduce_fn<Red::And>();
-    if (has_mod(in, ".or")) return reduce_fn<Red::Or>();
-    if (has_mod(in, ".xor")) return reduce_fn<Red::Xor>();
+    if (has_mod(in, ".add")) return reduce_fn<AtomOp::Add>();
+    if (has_mod(in, ".min")) return reduce_fn<AtomOp::Min>();
+    if (has_mod(in, ".max")) return reduce_fn<AtomOp::Max>();
+    if (has_mod(in, ".inc")) return reduce_fn<AtomOp::Inc>();
+    if (has_mod(in, ".dec")) return reduce_fn<AtomOp::Dec>();
+    if (has_mod(in, ".and")) return reduce_fn<AtomOp::And>();
+    if (has_mod(in, ".or")) return reduce_fn<AtomOp::Or>();
+    if (has_mod(in, ".xor")) return reduce_fn<AtomOp::Xor>();
     return nullptr;
   }
   if (first != ".async") return nullptr;

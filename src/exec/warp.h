@@ -342,6 +342,9 @@ ExecFn bind_cp_tensor(const Inst& in);
 // mbarrier complete_tx of `bytes` on the object at `p` (exec/ops_async.cpp);
 // false after reporting a fault.
 bool mbarrier_complete_tx(Warp& w, std::byte* p, uint32_t lane, uint32_t bytes, const char* what);
+// One f32/f16/bf16 element at p updated atomically as atom/red would
+// (exec/ops_async.cpp; add, min, max).
+void atomic_float_element(program::AtomOp op, std::byte* p, uint32_t bits, program::Type t);
 // Extended-precision arithmetic through the carry flag (add.cc, addc, ...).
 ExecFn bind_carry(const Inst& in);
 // Cluster and stack instructions (exec/warp.cpp): mapa. Binders for
