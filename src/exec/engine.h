@@ -81,6 +81,7 @@ struct LaunchConfig {
 };
 
 class ExecutionListener;  // exec/listener.h
+class CodeCompiler;       // exec/compiled.h (implemented by src/jit)
 
 struct ExecOptions {
   unsigned threads = 1;                 // host threads running CTAs in parallel
@@ -111,6 +112,9 @@ struct ExecOptions {
   uint32_t sm_count = 132;              // for %nsmid / %smid
   // Timing, profiler, sanitizers (exec/listener.h); null = the fast path.
   ExecutionListener* listener = nullptr;
+  // Compiles kernels to host code (src/jit); null = interpret. Ignored while
+  // a listener is set (compiled blocks emit no records).
+  CodeCompiler* compiler = nullptr;
   uint32_t registers_per_thread = 0;  // from the machine code, for the listener (0 = unknown)
   const class TextureRegistry* textures = nullptr;  // texture/surface objects (exec/texture.h)
   // Device malloc heap (cudaLimitMallocHeapSize): created at the first launch

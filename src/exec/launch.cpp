@@ -378,6 +378,7 @@ LaunchResult launch(const LoadedProgram& lp, const std::string& kernel, const La
     if (f.uses_reserved_smem) L.reserved_smem = std::max<uint32_t>((L.shared_bytes + 127) / 128 * 128, 128);
   L.opts = &opts;
   L.memory = &memory;
+  if (opts.compiler && !opts.listener) bind_compiled_code(lp, it->second, *opts.compiler, L.code);
   L.start = std::chrono::steady_clock::now();
   // The parameter buffer gets a device address so that kernels may take a
   // parameter's address (mov of a .param symbol) and load through it.

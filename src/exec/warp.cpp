@@ -71,6 +71,7 @@ void Warp::push_frame(uint32_t fn_index, uint32_t mask, uint32_t call_site) {
   frame_ = &frames_.back();
   fn_ = &f;
   fns_ = &L_.lp->fns[fn_index];
+  bind_frame_code(fn_index);
   simt_.push_back({0, uint32_t(f.code.size()), mask});
 }
 
@@ -86,6 +87,7 @@ void Warp::pop_frame() {
   frame_ = &frames_.back();
   fn_ = &L_.lp->prog.functions[frame_->fn];
   fns_ = &L_.lp->fns[frame_->fn];
+  bind_frame_code(frame_->fn);
   const Function& callee = L_.lp->prog.functions[done.fn];
   local_top_ = done.local_base;
   // Copy return values into the caller's call-site params, per lane.
@@ -109,13 +111,12 @@ uint64_t Warp::run(uint64_t budget) {
   uint64_t n = 0;
   spinning_ = false;
   while (state == WarpState::Ready && n < budget) {
-    if (!step()) break;
-    ++n;
+    if (!step(n)) break;
   }
   return n;
 }
 
-bool Warp::step() {
+bool Warp::step(uint64_t& n) {
   // Drop finished SIMT entries; return from frames whose stack emptied.
   for (;;) {
     if (simt_.size() == frame_->simt_base) {
@@ -134,6 +135,21 @@ bool Warp::step() {
   const uint32_t pc = top.pc;
   const Inst& in = fn_->code[pc];
   const uint32_t active = top.mask & ~exited_;
+  if (code_) {
+    if (BlockFn block = code_->entry[pc]) {
+      BlockCtx c;
+      c.regs = regs_.data() + size_t(frame_->reg_base) * kWarpSize;
+      c.preds = preds_.data() + frame_->pred_base;
+      c.pc = &top.pc;
+      c.warp = this;
+      c.shared = cta_.shared.data();
+      c.shared_size = cta_.shared.size();
+      c.active = active;
+      n += block(&c);
+      return !faulted_;
+    }
+  }
+  ++n;
   uint32_t mask = active;
   if (in.has_guard) {
     uint32_t p = preds_[frame_->pred_base + in.guard];

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/compiled.h"
 #include "exec/engine.h"
 #include "exec/listener.h"
 #include "exec/lanes.h"
@@ -35,6 +36,11 @@ class LoadedProgram {
   std::vector<KernelInfo> kernels;
   std::vector<VariableInfo> variables;
   std::vector<DeviceAddr> owned;  // allocations to release on unload
+  // Compiled code by function (ExecOptions::compiler), made at the first
+  // launch that reaches the function and kept with the program.
+  mutable std::mutex jit_mu;
+  mutable std::vector<std::shared_ptr<const CompiledCode>> compiled;
+  mutable std::vector<uint8_t> compile_tried;
 };
 
 // Everything the CTAs of one launch share.
@@ -71,6 +77,8 @@ struct LaunchState {
   bool explicit_cluster = false;
   uint64_t grid_workspace = 0;   // cooperative launches: grid-sync workspace, read via %envreg1/2
   DeviceHeap* heap = nullptr;    // device malloc heap (programs that call malloc/free)
+  // Compiled blocks by function for this launch (empty: interpret all).
+  std::vector<const CompiledCode*> code;
   // Progress and watchdog (exec/monitor.cpp).
   uint64_t total_ctas = 0;
   std::atomic<uint64_t> ctas_done{0};
@@ -198,6 +206,11 @@ class Warp {
   // external region this warp used last: lets handlers skip translate.
   bool in_cached_global(uint64_t addr, uint32_t size, bool write) const {
     if (addr & (std::min<uint32_t>(size, 16) - 1)) return false;
+    return in_cached_range(addr, size, write);
+  }
+  // The same for [addr, addr+bytes) without the alignment rule; exact for
+  // ranges up to an arena chunk (they touch at most two chunks).
+  bool in_cached_range(uint64_t addr, uint64_t size, bool write) const {
     const uint64_t off = addr - arena_base_;
     if (off < arena_size_ && size <= arena_size_ - off) {
       const uint8_t a = arena_flags_[off >> Arena::kChunkShift].load(std::memory_order_relaxed);
@@ -246,7 +259,9 @@ class Warp {
  private:
   void push_frame(uint32_t fn_index, uint32_t mask, uint32_t call_site);
   void pop_frame();
-  bool step();  // one instruction; false when the warp stops running
+  // One instruction, or one compiled block; adds what it ran to n. False
+  // when the warp stops running.
+  bool step(uint64_t& n);
   bool execute(const Inst& in, SimtEntry& top, uint32_t pc, uint32_t active, uint32_t mask);
   // With a listener: the instruction's record, from what translate saw.
   void report_step(const Function& f, uint32_t pc, const Inst& in, uint32_t active, uint32_t mask);
@@ -316,7 +331,17 @@ class Warp {
   const Function* fn_ = nullptr;
   Frame* frame_ = nullptr;
   const std::vector<ExecFn>* fns_ = nullptr;
+  const CompiledCode* code_ = nullptr;  // the frame's compiled blocks (null: interpret)
+  void bind_frame_code(uint32_t fn_index) {
+    code_ = fn_index < L_.code.size() ? L_.code[fn_index] : nullptr;
+  }
 };
+
+// Fills `out` (by function) with the compiled code of `kernel` and the
+// functions it calls directly, compiling what was not compiled before
+// (exec/compiled.cpp).
+void bind_compiled_code(const LoadedProgram& lp, uint32_t kernel, CodeCompiler& compiler,
+                        std::vector<const CompiledCode*>& out);
 
 // shfl/vote/match/redux/elect (.sync) and bar.warp.sync (exec/its.cpp).
 bool is_warp_sync(const Inst& in);

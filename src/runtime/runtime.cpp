@@ -11,6 +11,7 @@
 
 #include <fmt/core.h>
 
+#include "jit/jit.h"
 #include "runtime/memory_manager.h"
 #include "runtime/mempool.h"
 #include "runtime/module_registry.h"
@@ -131,6 +132,17 @@ Result<Options> options_from_env() {
                    fmt::format("SOFTGPU_TIMING='{}' is not 1, sampled, full or off", t)};
   }
   if (const char* r = std::getenv("SOFTGPU_TIMING_REPORT"); r && *r) o.timing_report = r;
+  if (const char* e = std::getenv("SOFTGPU_EXEC"); e && *e) {
+    const std::string v = e;
+    if (v == "interp") o.exec = Options::Exec::Interp;
+    else if (v == "jit") o.exec = Options::Exec::Jit;
+    else
+      return Error{Status::InitializationError, fmt::format("SOFTGPU_EXEC='{}' is not interp or jit", e)};
+    if (o.exec == Options::Exec::Jit && !jit::available())
+      return Error{Status::InitializationError,
+                   "SOFTGPU_EXEC=jit: this softgpu was built without LLVM 16 (install llvm-16-dev and rebuild)"};
+  }
+  if (const char* v = std::getenv("SOFTGPU_JIT_VERBOSE"); v && *v && std::string(v) != "0") o.jit_verbose = true;
   auto san = sanitize::options_from_env();
   if (!san) return san.error();
   o.sanitize = std::move(san.value());
@@ -149,6 +161,7 @@ Runtime::Runtime(Options opts) : opts_(std::move(opts)) {
   gpu_ = std::move(cfg.value());
   mem_ = std::make_unique<MemoryManager>(gpu_.global_memory_bytes, opts_.host_memory_limit);
   make_components();
+  start_jit();
   start_timing();
   start_sanitizer();
 }
@@ -156,8 +169,19 @@ Runtime::Runtime(Options opts) : opts_(std::move(opts)) {
 Runtime::Runtime(config::GpuConfig gpu, Options opts) : opts_(std::move(opts)), gpu_(std::move(gpu)) {
   mem_ = std::make_unique<MemoryManager>(gpu_.global_memory_bytes, opts_.host_memory_limit);
   make_components();
+  start_jit();
   start_timing();
   start_sanitizer();
+}
+
+void Runtime::start_jit() {
+  if (opts_.exec != Options::Exec::Jit) return;
+  jit::JitOptions jo;
+  jo.verbose = opts_.jit_verbose;
+  std::string why;
+  compiler_ = jit::make_compiler(jo, &why);
+  // Kernels still run, interpreted; the user asked for the JIT, so say why not.
+  if (!compiler_) fmt::print(stderr, "softgpu: the JIT did not start ({}); kernels run interpreted\n", why);
 }
 
 void Runtime::start_timing() {
@@ -399,6 +423,7 @@ exec::ExecOptions Runtime::exec_options() const {
   }
   o.sm_count = gpu_.sm_count;
   o.textures = texture_registry(*this);
+  o.compiler = compiler_.get();
   if (auto it = limits_.find(Limit::PrintfFifoSize); it != limits_.end()) o.printf_fifo_bytes = it->second;
   if (auto it = limits_.find(Limit::StackSize); it != limits_.end())
     o.local_bytes_per_thread = std::max<uint64_t>(o.local_bytes_per_thread, it->second);

@@ -37,6 +37,7 @@
 #include "sanitize/sanitizer.h"
 #include "timing/session.h"
 #include "exec/device_memory.h"
+#include "exec/compiled.h"
 #include "exec/engine.h"
 
 namespace softgpu::runtime {
@@ -54,10 +55,15 @@ struct Options {
   std::string timing_report;  // JSON report written at exit (SOFTGPU_TIMING_REPORT)
   // A sanitizer (softgpu sanitize; sanitize/options.h has its variables).
   std::optional<sanitize::Options> sanitize;
+  // How kernels execute (SOFTGPU_EXEC): the interpreter, or compiled to
+  // host code by the JIT (src/jit) where no listener is set.
+  enum class Exec { Interp, Jit } exec = Exec::Interp;
+  bool jit_verbose = false;  // SOFTGPU_JIT_VERBOSE=1: a line per compiled function
 };
 
 // Reads SOFTGPU_GPU, SOFTGPU_THREADS, SOFTGPU_WATCHDOG_SECONDS,
-// SOFTGPU_HOST_MEMORY_LIMIT (bytes, or with a K/M/G suffix) and
+// SOFTGPU_HOST_MEMORY_LIMIT (bytes, or with a K/M/G suffix), SOFTGPU_EXEC
+// ("interp" or "jit"), SOFTGPU_JIT_VERBOSE and
 // SOFTGPU_PROGRESS ("off" or seconds), SOFTGPU_TIMING ("1", "sampled" or
 // "full") and SOFTGPU_TIMING_REPORT (a file). A malformed value is an error naming
 // the variable.
@@ -322,6 +328,7 @@ class Runtime {
   std::unique_ptr<timing::TimingSession> timing_;  // under --timing
   bool timing_finished_ = false;
   void start_timing();
+  void start_jit();
   std::unique_ptr<sanitize::Sanitizer> sanitizer_;  // under softgpu sanitize
   void start_sanitizer();
   timing::CopyPath copy_path(const void* dst, const void* src, CopyKind kind) const;
@@ -344,6 +351,7 @@ class Runtime {
   std::unique_ptr<StreamOrderedMemory> pools_; // runtime/mempool.h
   std::unique_ptr<GraphManager> graphs_;       // runtime/graph.h
   std::unique_ptr<TextureManager> textures_;   // runtime/texture.h
+  std::unique_ptr<exec::CodeCompiler> compiler_;  // the JIT (Options::exec), null = interpret
 
 
   // ==========================================================================

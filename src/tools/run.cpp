@@ -184,6 +184,7 @@ int cmd_run(const std::vector<std::string>& argv_in, const RunOptions& opts) {
     setenv("SOFTGPU_GPU", gpu.c_str(), 1);
   }
   if (opts.threads) setenv("SOFTGPU_THREADS", std::to_string(opts.threads).c_str(), 1);
+  if (!opts.exec.empty()) setenv("SOFTGPU_EXEC", opts.exec.c_str(), 1);
   if (opts.watchdog) setenv("SOFTGPU_WATCHDOG_SECONDS", fmt::format("{}", *opts.watchdog).c_str(), 1);
   if (opts.progress) setenv("SOFTGPU_PROGRESS", fmt::format("{}", *opts.progress).c_str(), 1);
   if (!opts.timing.empty()) setenv("SOFTGPU_TIMING", opts.timing.c_str(), 1);

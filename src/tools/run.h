@@ -15,6 +15,7 @@ struct RunOptions {
   std::string timing;              // SOFTGPU_TIMING: "", "sampled" or "full"
   std::string report;              // SOFTGPU_TIMING_REPORT: JSON file
   std::string host_memory_limit;   // SOFTGPU_HOST_MEMORY_LIMIT, e.g. "8G"; empty = the host's available memory
+  std::string exec;                // SOFTGPU_EXEC: "interp" or "jit"; empty = the default
 };
 
 // Exit status like a shell's: the program's own, 128+N if it died of signal

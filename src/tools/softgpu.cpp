@@ -158,12 +158,16 @@ int main(int argc, char** argv) {
                 "predict the time on the GPU with the timing model: a table per kernel at exit; --timing=full "
                 "simulates every CTA (no sampling)")
       ->check(CLI::IsMember({"sampled", "full"}));
+  run->add_option("--exec", ro.exec,
+                  "how kernels execute: jit (compiled to host code with LLVM) or interp (the interpreter); "
+                  "runs with --timing or a sanitizer interpret")
+      ->check(CLI::IsMember({"interp", "jit"}));
   run->add_option("--report", ro.report, "with --timing: write every launch's prediction as JSON to FILE");
   run->add_option("--host-memory-limit", ro.host_memory_limit,
                   "host memory device memory may make resident, e.g. 8G (default: what the host has available)");
   run->footer(
       "Usage: softgpu run [--gpu NAME] [--timing[=full]] [--report FILE] [--threads N] [--watchdog SECONDS] "
-      "[--progress SECONDS] [--host-memory-limit SIZE] [--] PROGRAM [ARGS...]");
+      "[--progress SECONDS] [--host-memory-limit SIZE] [--exec jit|interp] [--] PROGRAM [ARGS...]");
 
   auto* san = app.add_subcommand(
       "sanitize", "Run a program under a sanitizer (memcheck, racecheck, initcheck, synccheck), as compute-sanitizer");
@@ -211,7 +215,7 @@ int main(int argc, char** argv) {
         break;
       }
       bool takes_value = a == "--gpu" || a == "--threads" || a == "--watchdog" || a == "--progress" ||
-                         a == "--host-memory-limit" || a == "--report" || a == "--tool" || a == "--leak-check" ||
+                         a == "--host-memory-limit" || a == "--report" || a == "--exec" || a == "--tool" || a == "--leak-check" ||
                          a == "--error-exitcode" || a == "--print-limit" || a == "--log-file" ||
                          a == "--racecheck-report" || a == "--report-api-errors" || a == "--show-backtrace";
       if (takes_value) {

@@ -11,12 +11,29 @@
 #include <set>
 #include <sstream>
 
+#include "exec/compiled.h"
 #include "exec/engine.h"
+#include "jit/jit.h"
 #include "ptx/parser.h"
 
 using namespace softgpu;
 
 namespace {
+
+// SOFTGPU_EXEC=jit (ctest's jit.PtxCorpus.* run) compiles the kernels.
+exec::CodeCompiler* corpus_jit() {
+  static std::unique_ptr<exec::CodeCompiler> jit = [] {
+    const char* e = std::getenv("SOFTGPU_EXEC");
+    std::unique_ptr<exec::CodeCompiler> j;
+    if (e && std::string(e) == "jit") {
+      std::string why;
+      j = jit::make_compiler({}, &why);
+      if (!j) ADD_FAILURE() << "SOFTGPU_EXEC=jit but the JIT did not start: " << why;
+    }
+    return j;
+  }();
+  return jit.get();
+}
 
 class Corpus {
  public:
@@ -36,6 +53,7 @@ class Corpus {
     auto lr = exec::load_program(std::move(mods), mem_);
     if (!lr.program) ADD_FAILURE() << ptx::render(lr.diagnostics, text_);
     prog_ = lr.program;
+    opts.compiler = corpus_jit();
   }
   bool ok() const { return prog_ != nullptr; }
   template <class T>

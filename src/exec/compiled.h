@@ -1,0 +1,51 @@
+// The executor's seam for compiled code (the JIT in src/jit implements it).
+// A compiled block runs a straight-line run of one function's instructions
+// for the lanes executing together: no control flow, no barriers, no
+// warp-collective or warp-aligned instructions (the interpreter keeps
+// those, the SIMT stack and independent thread scheduling). Inside a block
+// each instruction's guard is applied as the interpreter applies it, and an
+// instruction the compiler does not lower calls its bound handler, so
+// results are the interpreter's. Blocks run only without a listener.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace softgpu::exec {
+
+class Warp;
+class LoadedProgram;
+
+// What a block reads and writes; built by Warp::step for each block run.
+struct BlockCtx {
+  uint64_t* regs = nullptr;   // the frame's register rows: slot s, lane l at regs[s * 32 + l]
+  uint32_t* preds = nullptr;  // the frame's predicate slots (lane masks)
+  uint32_t* pc = nullptr;     // the SIMT top's pc: the next instruction, set before each handler call
+  Warp* warp = nullptr;
+  std::byte* shared = nullptr;  // this CTA's shared memory
+  uint64_t shared_size = 0;
+  uint32_t active = 0;        // lanes executing the block
+  uint32_t pad = 0;
+};
+static_assert(sizeof(BlockCtx) == 56, "BlockCtx layout is part of the JIT's ABI (src/jit/lower.cpp)");
+
+// Runs the block; returns the instructions it executed. A handler's fault
+// stops it (Warp::faulted()).
+using BlockFn = uint32_t (*)(BlockCtx*);
+
+// One function's compiled blocks, kept alive by this object.
+class CompiledCode {
+ public:
+  virtual ~CompiledCode() = default;
+  std::vector<BlockFn> entry;  // by pc: the block starting there, or null (interpret)
+};
+
+class CodeCompiler {
+ public:
+  virtual ~CodeCompiler() = default;
+  // Compiles function `fn` of the program. Never fails the launch: what it
+  // cannot compile stays null in `entry` and runs interpreted.
+  virtual std::shared_ptr<const CompiledCode> compile(const LoadedProgram& lp, uint32_t fn) = 0;
+};
+
+}  // namespace softgpu::exec

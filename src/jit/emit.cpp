@@ -1,0 +1,206 @@
+// The block frame, guards, handler calls and operand access in IR.
+#include "jit/emit.h"
+
+#include "exec/float_util.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+namespace softgpu::jit {
+
+using namespace llvm;
+using program::Inst;
+using program::Operand;
+using PType = program::Type;
+using OK = Operand::Kind;
+
+constexpr unsigned kLanes = exec::kWarpSize;
+
+LaneType lane_type(PType t) {
+  switch (t) {
+    case PType::S8: return int_type(8, true);
+    case PType::S16: return int_type(16, true);
+    case PType::S32: return int_type(32, true);
+    case PType::S64: return int_type(64, true);
+    case PType::U8: case PType::B8: return int_type(8, false);
+    case PType::U16: case PType::B16: return int_type(16, false);
+    case PType::U32: case PType::B32: return int_type(32, false);
+    case PType::U64: case PType::B64: return int_type(64, false);
+    case PType::F32: return {LaneType::F32, true, 32, true};
+    case PType::F64: return {LaneType::F64, true, 64, true};
+    default: return {};
+  }
+}
+
+Emitter::Emitter(LLVMContext& c, Module& m, const std::string& name, const program::Function& f)
+    : C(c), M(m), B(c), pf_(f) {
+  i1_ = llvm::Type::getInt1Ty(C);
+  i8_ = llvm::Type::getInt8Ty(C);
+  i16_ = llvm::Type::getInt16Ty(C);
+  i32_ = llvm::Type::getInt32Ty(C);
+  i64_ = llvm::Type::getInt64Ty(C);
+  f32_ = llvm::Type::getFloatTy(C);
+  f64_ = llvm::Type::getDoubleTy(C);
+  ptr_ = PointerType::get(C, 0);
+  auto* fty = FunctionType::get(i32_, {ptr_}, false);
+  fn_ = Function::Create(fty, Function::ExternalLinkage, name, M);
+  fn_->addFnAttr(Attribute::NoUnwind);
+  BasicBlock* entry = BasicBlock::Create(C, "entry", fn_);
+  B.SetInsertPoint(entry);
+  // BlockCtx (exec/compiled.h): regs, preds, pc, warp, shared, shared_size, active.
+  Value* ctx = fn_->getArg(0);
+  auto field = [&](unsigned off, llvm::Type* t) {
+    return B.CreateAlignedLoad(t, B.CreateConstInBoundsGEP1_64(i8_, ctx, off), MaybeAlign(8));
+  };
+  regs_ = field(0, ptr_);
+  preds_ = field(8, ptr_);
+  pcp_ = field(16, ptr_);
+  warp_ = field(24, ptr_);
+  shared_ = field(32, ptr_);
+  shared_size_ = field(40, i64_);
+  active_loaded_ = B.CreateAlignedLoad(i32_, B.CreateConstInBoundsGEP1_64(i8_, ctx, 48), MaybeAlign(8));
+  active_ = active_loaded_;
+  auto* buf_ty = ArrayType::get(i64_, kLanes);
+  for (auto& b : bufs_) b = B.CreateAlloca(buf_ty);
+  full_bb_ = BasicBlock::Create(C, "full_warp", fn_);
+  partial_bb_ = BasicBlock::Create(C, "any_mask", fn_);
+  B.CreateCondBr(B.CreateICmpEQ(active_loaded_, B.getInt32(~0u)), full_bb_, partial_bb_);
+  exec_fn_ = M.getOrInsertFunction("softgpu_jit_exec", FunctionType::get(i32_, {ptr_, ptr_, ptr_, i32_}, false));
+  global_ok_fn_ = M.getOrInsertFunction("softgpu_jit_global_ok", FunctionType::get(i32_, {ptr_, i64_, i64_, i32_}, false));
+  src_fn_ = M.getOrInsertFunction("softgpu_jit_src", FunctionType::get(llvm::Type::getVoidTy(C), {ptr_, ptr_, ptr_}, false));
+}
+
+Value* Emitter::ptr_const(const void* p) {
+  return ConstantExpr::getIntToPtr(ConstantInt::get(i64_, reinterpret_cast<uint64_t>(p)), ptr_);
+}
+
+void Emitter::begin_variant(bool full) {
+  B.SetInsertPoint(full ? full_bb_ : partial_bb_);
+  active_ = full ? static_cast<Value*>(B.getInt32(~0u)) : active_loaded_;
+}
+
+void Emitter::begin_inst(const Inst& in) {
+  next_buf_ = 0;
+  mask_vec_ = nullptr;
+  next_bb_ = nullptr;
+  if (!in.has_guard) {
+    mask_ = active_;
+    return;
+  }
+  Value* p = B.CreateAlignedLoad(i32_, B.CreateConstInBoundsGEP1_64(i32_, preds_, in.guard), MaybeAlign(4));
+  if (in.guard_neg) p = B.CreateNot(p);
+  mask_ = B.CreateAnd(active_, p);
+  BasicBlock* run = BasicBlock::Create(C, "run", fn_);
+  next_bb_ = BasicBlock::Create(C, "next", fn_);
+  B.CreateCondBr(B.CreateICmpNE(mask_, B.getInt32(0)), run, next_bb_);
+  B.SetInsertPoint(run);
+}
+
+void Emitter::end_inst() {
+  if (!next_bb_) return;
+  B.CreateBr(next_bb_);
+  B.SetInsertPoint(next_bb_);
+}
+
+void Emitter::call_handler(const Inst& in, uint32_t pc, exec::ExecFn fn, uint32_t count) {
+  // The pc is advanced before the handler runs, as the interpreter does,
+  // so that a fault names this instruction.
+  B.CreateAlignedStore(B.getInt32(pc + 1), pcp_, MaybeAlign(4));
+  Value* faulted = B.CreateCall(exec_fn_, {warp_, ptr_const(&in), ptr_const(reinterpret_cast<const void*>(fn)), mask_});
+  BasicBlock* stop = BasicBlock::Create(C, "fault", fn_);
+  BasicBlock* go = BasicBlock::Create(C, "ok", fn_);
+  B.CreateCondBr(B.CreateICmpNE(faulted, B.getInt32(0)), stop, go);
+  B.SetInsertPoint(stop);
+  B.CreateRet(B.getInt32(count));
+  B.SetInsertPoint(go);
+}
+
+void Emitter::finish(uint32_t end_pc, uint32_t count) {
+  B.CreateAlignedStore(B.getInt32(end_pc), pcp_, MaybeAlign(4));
+  B.CreateRet(B.getInt32(count));
+}
+
+// ---- operands ----
+
+Value* Emitter::row(uint32_t slot) { return B.CreateConstInBoundsGEP1_64(i64_, regs_, uint64_t(slot) * kLanes); }
+
+Value* Emitter::splat(llvm::Type* elem, uint64_t bits) {
+  return ConstantVector::getSplat(ElementCount::getFixed(kLanes), ConstantInt::get(elem, bits));
+}
+
+bool Emitter::plain_source(const Operand& o) const {
+  switch (o.kind) {
+    case OK::Reg: case OK::Imm: case OK::Sreg: case OK::Pred: case OK::FrameAddr: case OK::KParamAddr: return true;
+    default: return false;
+  }
+}
+
+Value* Emitter::src_bits(const Operand& o) {
+  auto* vt = FixedVectorType::get(i64_, kLanes);
+  if (o.kind == OK::Reg) return B.CreateAlignedLoad(vt, row(o.reg), MaybeAlign(8));
+  if (o.kind == OK::Imm) return splat(i64_, uint64_t(o.imm));
+  Value* buf = bufs_[next_buf_++ % 4];
+  B.CreateCall(src_fn_, {warp_, ptr_const(&o), buf});
+  return B.CreateAlignedLoad(vt, buf, MaybeAlign(8));
+}
+
+static llvm::Type* vec(llvm::Type* t) { return FixedVectorType::get(t, kLanes); }
+
+Value* Emitter::narrow(Value* bits, LaneType t) {
+  switch (t.kind) {
+    case LaneType::F32: return B.CreateBitCast(B.CreateTrunc(bits, vec(i32_)), vec(f32_));
+    case LaneType::F64: return B.CreateBitCast(bits, vec(f64_));
+    default: return t.bits == 64 ? bits : B.CreateTrunc(bits, vec(B.getIntNTy(t.bits)));
+  }
+}
+
+Value* Emitter::widen(Value* v, LaneType t) {
+  switch (t.kind) {
+    case LaneType::F32: return B.CreateZExt(B.CreateBitCast(v, vec(i32_)), vec(i64_));
+    case LaneType::F64: return B.CreateBitCast(v, vec(i64_));
+    default:
+      if (t.bits == 64) return v;
+      return t.is_signed ? B.CreateSExt(v, vec(i64_)) : B.CreateZExt(v, vec(i64_));
+  }
+}
+
+Value* Emitter::mask_vec() {
+  if (!mask_vec_) mask_vec_ = B.CreateBitCast(mask_, vec(i1_));
+  return mask_vec_;
+}
+
+void Emitter::store_bits(const Operand& d, Value* bits) {
+  if (d.kind != OK::Reg) return;  // a sink
+  B.CreateMaskedStore(bits, row(d.reg), Align(8), mask_vec());
+}
+
+bool Emitter::pred_source(const Operand& o) const { return o.kind == OK::Pred || o.kind == OK::Imm; }
+
+Value* Emitter::pred_value(const Operand& o) {
+  if (o.kind == OK::Imm) return B.getInt32(o.imm ? 0xffffffffu : 0u);
+  Value* p = B.CreateAlignedLoad(i32_, B.CreateConstInBoundsGEP1_64(i32_, preds_, o.reg), MaybeAlign(4));
+  return o.negate ? B.CreateNot(p) : p;
+}
+
+void Emitter::set_pred(const Operand& o, Value* v) {
+  if (o.kind != OK::Pred) return;
+  Value* at = B.CreateConstInBoundsGEP1_64(i32_, preds_, o.reg);
+  Value* p = B.CreateAlignedLoad(i32_, at, MaybeAlign(4));
+  Value* nv = B.CreateOr(B.CreateAnd(p, B.CreateNot(mask_)), B.CreateAnd(v, mask_));
+  B.CreateAlignedStore(nv, at, MaybeAlign(4));
+}
+
+Value* Emitter::ftz(Value* v) {
+  Value* bits = B.CreateBitCast(v, vec(i32_));
+  Value* sub = B.CreateICmpEQ(B.CreateAnd(bits, splat(i32_, 0x7f800000u)), splat(i32_, 0));
+  Value* zero = B.CreateBitCast(B.CreateAnd(bits, splat(i32_, 0x80000000u)), vec(f32_));
+  return B.CreateSelect(sub, zero, v);
+}
+
+Value* Emitter::canon(Value* v) {
+  const bool f64 = v->getType()->getScalarType()->isDoubleTy();
+  Value* nan = f64 ? B.CreateBitCast(splat(i64_, exec::kCanonicalNanF64), vec(f64_))
+                   : B.CreateBitCast(splat(i32_, exec::kCanonicalNanF32), vec(f32_));
+  return B.CreateSelect(B.CreateFCmpUNO(v, v), nan, v);
+}
+
+}  // namespace softgpu::jit

@@ -1,0 +1,98 @@
+// The IR emitter for one block: the block's frame (BlockCtx fields), each
+// instruction's guard, handler calls, and the operand helpers the native
+// lowerings use. Lane values are <32 x iN> / <32 x float|double> vectors;
+// register rows are <32 x i64> in memory, written with the lane mask.
+#pragma once
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <string>
+
+#include "exec/warp.h"
+
+namespace softgpu::jit {
+
+// How a register's low bits read as a lane value, and how a result is
+// written back (exec/lanes.h: signed integers sign-extend, the rest zero-extend).
+struct LaneType {
+  enum Kind : uint8_t { Int, F32, F64 } kind = Int;
+  bool is_signed = false;
+  uint32_t bits = 64;
+  bool valid = false;
+};
+// The lane type of a PTX type (b-types unsigned); invalid for others.
+LaneType lane_type(program::Type t);
+inline LaneType int_type(uint32_t bits, bool is_signed) { return {LaneType::Int, is_signed, bits, true}; }
+
+class Emitter {
+ public:
+  Emitter(llvm::LLVMContext& c, llvm::Module& m, const std::string& name, const program::Function& f);
+
+  // The block's code is emitted twice: once for a full warp (every lane
+  // active, so unguarded stores are plain stores the optimizer can forward)
+  // and once for any mask. Call before each copy.
+  void begin_variant(bool full);
+  void begin_inst(const program::Inst& in);  // computes the guard mask, skips on an empty one
+  void end_inst();
+  void call_handler(const program::Inst& in, uint32_t pc, exec::ExecFn fn, uint32_t count);
+  void finish(uint32_t end_pc, uint32_t count);
+
+  // Emits the instruction as IR; false (having emitted nothing) when it is
+  // not one the lowering covers (lower_alu.cpp, lower_mem.cpp).
+  bool lower_native(const program::Inst& in);
+  // The instruction being lowered: its pc, handler and count in the block
+  // (for lowerings with a fast path that fall back to the handler).
+  void set_current(uint32_t pc, exec::ExecFn fn, uint32_t count) { cur_pc_ = pc; cur_fn_ = fn; cur_count_ = count; }
+
+ private:
+  bool lower_mov(const program::Inst& in);
+  bool lower_int(const program::Inst& in);
+  bool lower_shift(const program::Inst& in);
+  bool lower_logic(const program::Inst& in);
+  bool lower_setp(const program::Inst& in);
+  bool lower_selp(const program::Inst& in);
+  bool lower_float(const program::Inst& in);
+  bool lower_cvt(const program::Inst& in);
+  bool lower_shared(const program::Inst& in);
+  bool lower_global(const program::Inst& in);
+  // The gather or scatter of a checked ld/st at lane addresses `ptrs`.
+  void memory_access(const program::Inst& in, llvm::Value* ptrs, llvm::Value* mv);
+
+  // Operands.
+  bool plain_source(const program::Operand& o) const;  // an operand src_bits can read
+  llvm::Value* src_bits(const program::Operand& o);    // <32 x i64>, as Warp::src gives it
+  llvm::Value* narrow(llvm::Value* bits, LaneType t);
+  llvm::Value* widen(llvm::Value* v, LaneType t);
+  llvm::Value* src(const program::Operand& o, LaneType t) { return narrow(src_bits(o), t); }
+  void store_bits(const program::Operand& d, llvm::Value* bits);
+  void store(const program::Operand& d, llvm::Value* v, LaneType t) { store_bits(d, widen(v, t)); }
+  bool pred_source(const program::Operand& o) const;
+  llvm::Value* pred_value(const program::Operand& o);      // i32 lane mask, negation applied
+  void set_pred(const program::Operand& o, llvm::Value* v);  // under the instruction's mask
+  llvm::Value* mask_vec();                                  // the mask as <32 x i1>
+  llvm::Value* row(uint32_t slot);
+  llvm::Value* splat(llvm::Type* elem, uint64_t bits);
+  llvm::Value* ftz(llvm::Value* v);    // f32 subnormals to signed zero
+  llvm::Value* canon(llvm::Value* v);  // NaN to the canonical NaN
+  llvm::Value* ptr_const(const void* p);
+
+  llvm::LLVMContext& C;
+  llvm::Module& M;
+  llvm::IRBuilder<> B;
+  const program::Function& pf_;
+  llvm::Function* fn_ = nullptr;
+  llvm::Type *i1_, *i8_, *i16_, *i32_, *i64_, *f32_, *f64_, *ptr_;
+  llvm::Value *regs_, *preds_, *pcp_, *warp_, *shared_, *shared_size_, *active_;
+  llvm::Value* active_loaded_ = nullptr;
+  llvm::BasicBlock *full_bb_ = nullptr, *partial_bb_ = nullptr;
+  llvm::Value* bufs_[4] = {};
+  unsigned next_buf_ = 0;
+  llvm::FunctionCallee exec_fn_, src_fn_, global_ok_fn_;
+  llvm::Value* mask_ = nullptr;
+  llvm::Value* mask_vec_ = nullptr;
+  llvm::BasicBlock* next_bb_ = nullptr;
+  uint32_t cur_pc_ = 0, cur_count_ = 0;
+  exec::ExecFn cur_fn_ = nullptr;
+};
+
+}  // namespace softgpu::jit

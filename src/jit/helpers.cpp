@@ -1,0 +1,22 @@
+// What compiled blocks call back into the executor for.
+#include "jit/helpers.h"
+
+#include <cstring>
+
+namespace softgpu::jit {
+
+extern "C" uint32_t softgpu_jit_exec(exec::Warp* w, const program::Inst* in, exec::ExecFn fn, uint32_t mask) {
+  fn(*w, *in, mask);
+  return w->faulted() ? 1u : 0u;
+}
+
+extern "C" void softgpu_jit_src(exec::Warp* w, const program::Operand* o, uint64_t* out) {
+  const uint64_t* v = w->src(*o, out);
+  if (v != out) std::memcpy(out, v, exec::kWarpSize * sizeof(uint64_t));
+}
+
+extern "C" uint32_t softgpu_jit_global_ok(exec::Warp* w, uint64_t addr, uint64_t bytes, uint32_t write) {
+  return w->in_cached_range(addr, bytes, write != 0) ? 1u : 0u;
+}
+
+}  // namespace softgpu::jit

@@ -1,0 +1,294 @@
+// The JIT against the interpreter, instruction form by instruction form:
+// the same warp state (random registers and predicates, with the values
+// where semantics have edges: NaNs, infinities, subnormals, signed zeros,
+// extreme integers, shift amounts past the width), one run through the
+// bound handler and one through the compiled block, then every register
+// lane and predicate compared bit for bit. Partial masks and guards too.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "../exec/ops_test_util.h"
+#include "jit/jit.h"
+
+using namespace softgpu;
+using namespace softgpu::exec;
+using namespace softgpu::exec::test;
+using isa::Opcode;
+using program::Cmp;
+
+namespace {
+
+constexpr uint32_t kRegs = 16, kPreds = 8;
+
+uint64_t edge_value(std::mt19937_64& rng) {
+  static const uint64_t edges[] = {
+      0, 1, ~0ull, 0x7fffffffull, 0x80000000ull, 0xffffffff80000000ull, 0x8000000000000000ull, 0x7fffffffffffffffull,
+      fbits(0.0f), fbits(-0.0f), fbits(1.5f), fbits(-2.25f), fbits(INFINITY), fbits(-INFINITY), 0x7fc00000, 0xffc00001,
+      0x7f800001, 0x00000001, 0x807fffff, fbits(1e-40f), fbits(3.4e38f), dbits(0.0), dbits(-0.0), dbits(1e308),
+      dbits(-INFINITY), 0x7ff8000000000001ull, 0x0000000000000001ull, dbits(2.5), 31, 32, 33, 63, 64, 65, 15, 16, 17,
+      0xffff, 0x8000, 0x7fff, 0x100000000ull};
+  switch (rng() % 4) {
+    case 0: return edges[rng() % std::size(edges)];
+    case 1: return rng() % 80;  // small values: shift amounts, counts
+    case 2: return fbits(float(int64_t(rng() % 2001) - 1000) / 8.0f);
+    default: return rng();
+  }
+}
+
+// One JIT for the whole test program, as a process has one.
+CodeCompiler* shared_jit() {
+  static std::unique_ptr<CodeCompiler> jit = [] {
+    std::string why;
+    auto j = jit::make_compiler({}, &why);
+    EXPECT_TRUE(j) << why;
+    return j;
+  }();
+  return jit.get();
+}
+
+struct Side {
+  WarpHarness h;
+  CodeCompiler* jit = nullptr;
+  explicit Side(bool with_jit) {
+    h.L.kernel = &h.lp.prog.functions[0];
+    h.lp.prog.functions[0].num_regs = kRegs;
+    h.lp.prog.functions[0].num_preds = kPreds;
+    h.cta.shared.resize(256);
+    if (with_jit) jit = shared_jit();
+  }
+  void seed(uint64_t s) {
+    std::mt19937_64 rng(s);
+    for (uint32_t r = 0; r < kRegs; ++r)
+      for (uint32_t l = 0; l < 32; ++l) h.reg(r)[l] = edge_value(rng);
+    for (uint32_t p = 0; p < kPreds; ++p) h.pred(p) = uint32_t(rng());
+    for (auto& b : h.cta.shared) b = std::byte(rng());
+  }
+  // Runs `in` under `mask`: interpreted, or as a compiled one-instruction block.
+  bool exec(const Inst& in, uint32_t mask, std::shared_ptr<const CompiledCode>& keep) {
+    BindFn b = handler_table().bind[size_t(in.op)];
+    ExecFn e = b ? b(in) : nullptr;
+    if (!e) return false;
+    h.lp.prog.functions[0].code[0] = in;
+    h.lp.fns[0][0] = e;
+    if (!jit) {
+      uint32_t m = mask;
+      if (in.has_guard) m &= in.guard_neg ? ~h.pred(in.guard) : h.pred(in.guard);
+      if (m) e(*h.w, h.lp.prog.functions[0].code[0], m);
+      return true;
+    }
+    keep = jit->compile(h.lp, 0);
+    if (!keep || !keep->entry[0]) { ADD_FAILURE() << "not compiled: " << in.text(); return false; }
+    uint32_t pc = 0;
+    BlockCtx c;
+    c.regs = h.reg(0);
+    c.preds = &h.pred(0);
+    c.pc = &pc;
+    c.warp = h.w.get();
+    c.shared = h.cta.shared.data();
+    c.shared_size = h.cta.shared.size();
+    c.active = mask;
+    EXPECT_EQ(keep->entry[0](&c), 1u);
+    if (!h.w->faulted()) EXPECT_EQ(pc, 1u);
+    return true;
+  }
+};
+
+// Runs the form on both, over several seeds and masks, and compares.
+void check(const Inst& in) {
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    for (uint32_t mask : {0xffffffffu, 0x0f0f00f1u, 0x80000000u}) {
+      Side a(false), b(true);
+      a.seed(seed);
+      b.seed(seed);
+      std::shared_ptr<const CompiledCode> keep;
+      if (!a.exec(in, mask, keep)) { ADD_FAILURE() << "no handler: " << in.text(); return; }
+      ASSERT_TRUE(b.exec(in, mask, keep));
+      ASSERT_EQ(a.h.w->faulted(), b.h.w->faulted()) << in.text();
+      for (uint32_t r = 0; r < kRegs; ++r)
+        for (uint32_t l = 0; l < 32; ++l)
+          ASSERT_EQ(a.h.reg(r)[l], b.h.reg(r)[l])
+              << in.text() << " seed " << seed << " mask " << std::hex << mask << " reg " << std::dec << r << " lane " << l;
+      for (uint32_t p = 0; p < kPreds; ++p) ASSERT_EQ(a.h.pred(p), b.h.pred(p)) << in.text() << " pred " << p;
+      ASSERT_TRUE(a.h.cta.shared == b.h.cta.shared) << in.text() << ": shared memory differs";
+    }
+  }
+}
+
+Inst guarded(Inst in, uint32_t p, bool neg) {
+  in.has_guard = true;
+  in.guard = p;
+  in.guard_neg = neg;
+  return in;
+}
+
+const Type kInts[] = {Type::S16, Type::U16, Type::S32, Type::U32, Type::S64, Type::U64, Type::B32, Type::B64};
+
+}  // namespace
+
+TEST(JitDiff, IntegerArithmetic) {
+  for (Type t : kInts) {
+    check(make(Opcode::Add, t, {R(0), R(1), R(2)}));
+    check(make(Opcode::Sub, t, {R(3), R(1), I(-7)}));
+    Inst mul = make(Opcode::Mul, t, {R(4), R(1), R(2)});
+    mul.m.mul = program::MulMode::Lo;
+    check(mul);
+    Inst mad = make(Opcode::Mad, t, {R(1), R(1), R(2), R(3)});
+    mad.m.mul = program::MulMode::Lo;
+    check(mad);
+    check(guarded(make(Opcode::Add, t, {R(5), R(5), I(1)}), 2, true));
+  }
+  for (Type t : {Type::S32, Type::S64, Type::S16}) check(make(Opcode::Neg, t, {R(6), R(7)}));
+  for (Type t : {Type::S16, Type::U16, Type::S32, Type::U32}) {
+    Inst w = make(Opcode::Mul, t, {R(8), R(1), R(2)});
+    w.m.mul = program::MulMode::Wide;
+    check(w);
+    Inst mw = make(Opcode::Mad, t, {R(9), R(1), R(2), R(3)});
+    mw.m.mul = program::MulMode::Wide;
+    check(mw);
+  }
+}
+
+TEST(JitDiff, ShiftsAndLogic) {
+  for (Type t : {Type::B16, Type::B32, Type::B64}) {
+    check(make(Opcode::Shl, t, {R(0), R(1), R(2)}));
+    check(make(Opcode::Shl, t, {R(0), R(1), I(3)}));
+    check(make(Opcode::And, t, {R(3), R(1), R(2)}));
+    check(make(Opcode::Or, t, {R(3), R(1), I(0x55)}));
+    check(make(Opcode::Xor, t, {R(3), R(3), R(2)}));
+    check(make(Opcode::Not, t, {R(4), R(1)}));
+  }
+  for (Type t : {Type::S16, Type::U16, Type::S32, Type::U32, Type::B32, Type::S64, Type::U64, Type::B64})
+    check(make(Opcode::Shr, t, {R(5), R(1), R(2)}));
+}
+
+TEST(JitDiff, CompareAndSelect) {
+  const Cmp icmps[] = {Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge};
+  for (Type t : {Type::S32, Type::U32, Type::S64, Type::U64, Type::S16, Type::U16, Type::B32})
+    for (Cmp c : icmps) {
+      if (t == Type::B32 && c != Cmp::Eq && c != Cmp::Ne) continue;
+      Inst s = make(Opcode::Setp, t, {P(0), R(1), R(2)});
+      s.m.cmp = c;
+      check(s);
+    }
+  const Cmp fcmps[] = {Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge, Cmp::Equ, Cmp::Neu,
+                       Cmp::Ltu, Cmp::Leu, Cmp::Gtu, Cmp::Geu, Cmp::Num, Cmp::Nan};
+  for (Type t : {Type::F32, Type::F64})
+    for (Cmp c : fcmps) {
+      Inst s = make(Opcode::Setp, t, {P(1), R(1), R(2)});
+      s.m.cmp = c;
+      check(s);
+      if (t == Type::F32) {
+        s.m.ftz = true;
+        check(s);
+      }
+    }
+  // p|q with a boolean combination, and a negated c.
+  for (auto op : {program::BoolOp::And, program::BoolOp::Or, program::BoolOp::Xor}) {
+    Inst s = make(Opcode::Setp, Type::S32, {P(2), R(1), R(2), P(3, true)});
+    s.m.cmp = Cmp::Lt;
+    s.m.boolop = op;
+    s.o[Inst::kPairSlot] = P(4);
+    check(s);
+  }
+  for (Type t : {Type::B32, Type::F32, Type::U64, Type::S32})
+    check(make(Opcode::Selp, t, {R(3), R(1), I(42), P(5)}));
+  check(guarded(make(Opcode::Selp, Type::B64, {R(3), R(1), R(2), P(5, true)}), 6, false));
+}
+
+TEST(JitDiff, FloatArithmetic) {
+  for (Type t : {Type::F32, Type::F64}) {
+    for (bool z : {false, true}) {
+      if (z && t == Type::F64) continue;
+      for (Opcode op : {Opcode::Add, Opcode::Sub, Opcode::Mul}) {
+        Inst in = make(op, t, {R(0), R(1), R(2)});
+        in.m.ftz = z;
+        check(in);
+        in.m.rnd = program::Round::Rn;
+        check(in);
+      }
+      for (Opcode op : {Opcode::Fma, Opcode::Mad}) {
+        Inst in = make(op, t, {R(3), R(1), R(2), R(3)});
+        in.m.rnd = program::Round::Rn;
+        in.m.ftz = z;
+        check(in);
+      }
+      for (Opcode op : {Opcode::Neg, Opcode::Abs}) {
+        Inst in = make(op, t, {R(4), R(1)});
+        in.m.ftz = z;
+        check(in);
+      }
+    }
+  }
+}
+
+TEST(JitDiff, ConversionsAndMoves) {
+  const Type ints[] = {Type::S8, Type::U8, Type::S16, Type::U16, Type::S32, Type::U32, Type::S64, Type::U64};
+  for (Type d : ints)
+    for (Type s : ints) {
+      if (d == Type::S8 || d == Type::U8) continue;
+      check(make(Opcode::Cvt, d, {R(0), R(1)}, s));
+    }
+  for (Type d : {Type::F32, Type::F64})
+    for (Type s : {Type::S32, Type::U32, Type::S64, Type::U64}) {
+      Inst in = make(Opcode::Cvt, d, {R(2), R(1)}, s);
+      in.m.rnd = program::Round::Rn;
+      check(in);
+    }
+  for (Type t : {Type::B32, Type::B64, Type::F32, Type::U16}) {
+    check(make(Opcode::Mov, t, {R(0), R(1)}));
+    check(make(Opcode::Mov, t, {R(0), I(-3)}));
+  }
+  Operand tid;
+  tid.kind = Operand::Kind::Sreg;
+  tid.sreg = program::Sreg::TidX;
+  check(make(Opcode::Mov, Type::U32, {R(7), tid}));
+}
+
+TEST(JitDiff, SharedLoadsAndStores) {
+  // Addresses in R(1): lane-dependent, in bounds; R(2): random (mostly out
+  // of bounds or misaligned: the handler reports the fault both times).
+  auto addr = [](uint32_t reg, int64_t imm) {
+    Operand a;
+    a.kind = Operand::Kind::Addr;
+    a.reg = reg;
+    a.imm = imm;
+    return a;
+  };
+  for (Type t : {Type::U32, Type::S32, Type::F32, Type::B64, Type::U64, Type::F64}) {
+    const uint32_t size = program::type_size(t);
+    for (int64_t imm : {0, 8, 200, 252, 256}) {
+      Inst ld = make(Opcode::Ld, t, {R(0), addr(3, imm)});
+      ld.m.space = ptx::Space::Shared;
+      Inst st = make(Opcode::St, t, {addr(3, imm), R(1)});
+      st.m.space = ptx::Space::Shared;
+      for (uint32_t stride : {0u, 1u, 2u}) {
+        // R(3) = lane * size * stride / 2: same address, dense, or gaps.
+        for (uint64_t seed = 1; seed <= 3; ++seed)
+          for (uint32_t mask : {0xffffffffu, 0x00ff0f01u}) {
+            Side a(false), b(true);
+            a.seed(seed);
+            b.seed(seed);
+            for (uint32_t l = 0; l < 32; ++l)
+              a.h.reg(3)[l] = b.h.reg(3)[l] = (uint64_t(l) * size * stride / 2) % 256 & ~uint64_t(size - 1);
+            for (const Inst& in : {ld, st}) {
+              std::shared_ptr<const CompiledCode> keep;
+              ASSERT_TRUE(a.exec(in, mask, keep));
+              ASSERT_TRUE(b.exec(in, mask, keep));
+              ASSERT_EQ(a.h.w->faulted(), b.h.w->faulted()) << in.text() << " imm " << imm;
+              if (a.h.w->faulted()) break;
+              for (uint32_t r = 0; r < kRegs; ++r)
+                for (uint32_t l = 0; l < 32; ++l) ASSERT_EQ(a.h.reg(r)[l], b.h.reg(r)[l]) << in.text();
+              ASSERT_TRUE(a.h.cta.shared == b.h.cta.shared) << in.text() << " imm " << imm;
+            }
+          }
+      }
+      // Misaligned and random addresses: both fault (or not) alike.
+      Inst bad = make(Opcode::Ld, t, {R(0), addr(2, 1)});
+      bad.m.space = ptx::Space::Shared;
+      check(bad);
+    }
+  }
+}
