@@ -6,6 +6,8 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
+#include <vector>
 
 #include "exec/ops_common.h"
 #include "exec/warp.h"
@@ -162,64 +164,113 @@ inline std::byte* locate(Warp& w, const Inst& in, const Operand& a, const uint64
   return w.translate(space, addr, size, lane, write);
 }
 
-// Fast path for the common case: a register-based global (or generic) access
-// whose every lane falls in the allocation the warp used last.
-inline bool fast_global(Warp& w, const Inst& in, const Operand& a, const uint64_t* base, uint32_t mask,
-                        uint32_t bytes, bool write) {
-  if (a.addr_kind != Operand::AddrKind::Plain || a.reg == program::kNoReg) return false;
-  if (in.m.space != Space::Global && in.m.space != Space::Generic) return false;
-  if (w.tracing()) return false;  // a listener sees every lane's access through translate
-  // The first lane's access goes through the checked path, which also makes
-  // its allocation the warp's cached one; the others are compared with it.
+// The all-lanes fast path: when every active lane's access is aligned and
+// falls in one checked region, lane l's host address is base[l] + off and
+// the handler accesses memory directly. Global (and generic addresses
+// outside the windows): the first active lane goes through translate, which
+// also makes its allocation the warp's cached one, and the others are
+// compared with that allocation. Shared (and generic addresses in the shared
+// window): this CTA's own shared memory, bounds and alignment checked with
+// plain arithmetic per lane. Anything else (a lane outside, misalignment,
+// another CTA's shared memory, local, parameters, a listener that sees every
+// lane's access through translate) returns false: the per-lane checked path
+// then runs and reports the fault.
+inline bool fast_region(Warp& w, const Inst& in, const Operand& a, const uint64_t* base, uint32_t mask,
+                        uint32_t bytes, bool write, uint64_t& off) {
+  if (a.addr_kind != Operand::AddrKind::Plain || w.tracing()) return false;
+  const Space sp = in.m.space;
   const uint32_t first = uint32_t(std::countr_zero(mask));
   const uint64_t addr0 = base[first] + uint64_t(a.imm);
+  const bool generic = sp == Space::Generic;
+  if (sp == Space::Shared || (generic && addr0 - program::kSharedWindow < program::kWindowSize)) {
+    const std::vector<std::byte>& mem = w.cta().shared;
+    // Offsets at or above kClusterRankShift's bit name another CTA of the cluster.
+    const uint64_t size = std::min<uint64_t>(mem.size(), kClusterOffsetMask + 1);
+    if (size < bytes) return false;
+    const uint64_t limit = size - bytes, amask = std::min<uint32_t>(bytes, 16) - 1;
+    const uint64_t start = uint64_t(a.imm) - (generic ? program::kSharedWindow : 0);
+    // o <= limit (< 2^63) exactly when neither o nor limit - o has its top
+    // bit set: plain adds and ors, which the compiler vectorizes.
+    uint64_t over = 0, any = 0;
+    for_lanes(mask, [&](uint32_t l) {
+      const uint64_t o = base[l] + start;
+      over |= limit - o;
+      any |= o;
+    });
+    off = reinterpret_cast<uint64_t>(mem.data()) + start;
+    return !((over | any) >> 63) && !(any & amask);
+  }
+  if (sp != Space::Global && !generic && (sp != Space::Const || write)) return false;
   if (!w.in_cached_global(addr0, bytes, write)) {
-    if (in.m.space == Space::Generic && w.generic_space(addr0) != Space::Global) return false;
-    if (!w.translate(Space::Global, addr0, bytes, first, write)) return false;  // fault reported
+    if (generic && w.generic_space(addr0) != Space::Global) return false;
+    if (!w.translate(generic ? Space::Global : sp, addr0, bytes, first, write)) return false;  // fault reported
   }
   bool ok = true;
   for_lanes(mask, [&](uint32_t l) { ok &= w.in_cached_global(base[l] + uint64_t(a.imm), bytes, write); });
+  off = uint64_t(a.imm);
   return ok;
 }
 
-// One lane's scalar load of T through the fast path, extended like extend().
-template <class T>
-void fast_load(const uint64_t* base, int64_t off, uint32_t mask, uint64_t* out) {
+template <uint32_t E> using uint_of = std::conditional_t<E == 1, uint8_t, std::conditional_t<E == 2, uint16_t,
+                                      std::conditional_t<E == 4, uint32_t, uint64_t>>>;
+
+// Every lane's N elements of E bytes at base[l] + off, each lane's as one
+// host access (copy_whole), extended like extend().
+// Each lane reads its address before it writes its own entry of a row, so a
+// row may be the address register.
+template <uint32_t E, uint32_t N, bool Signed>
+void fast_load(const uint64_t* base, uint64_t off, uint32_t mask, uint64_t* const* rows) {
+  using U = uint_of<E>;
+  using S = std::make_signed_t<U>;
+  uint64_t* r[N];  // a local copy: the stores below cannot change it
+  for (uint32_t i = 0; i < N; ++i) r[i] = rows[i];
   for_lanes(mask, [&](uint32_t l) {
-    T v;
-    std::memcpy(&v, reinterpret_cast<const void*>(base[l] + uint64_t(off)), sizeof(T));
-    out[l] = to_bits<T>(v);
+    alignas(16) U buf[N];
+    copy_whole(buf, reinterpret_cast<const void*>(base[l] + off), E * N);
+    for (uint32_t i = 0; i < N; ++i) r[i][l] = Signed ? uint64_t(int64_t(S(buf[i]))) : uint64_t(buf[i]);
   });
 }
 
-void exec_ld(Warp& w, const Inst& in, uint32_t mask) {
-  const Operand& a = in.o[1];
-  uint64_t scratch[kWarpSize];
-  const uint64_t* base = a.reg == program::kNoReg ? scratch : w.reg(a.reg);
+template <uint32_t E, uint32_t N>
+void fast_store(const uint64_t* base, uint64_t off, uint32_t mask, const uint64_t* const* vals) {
+  using U = uint_of<E>;
+  for_lanes(mask, [&](uint32_t l) {
+    alignas(16) U buf[N];
+    for (uint32_t i = 0; i < N; ++i) buf[i] = U(vals[i][l]);
+    copy_whole(reinterpret_cast<void*>(base[l] + off), buf, E * N);
+  });
+}
+
+// The address register's lane values; an address without one reads as 0
+// for every lane (the fast path adds the immediate to them).
+inline const uint64_t* address_base(Warp& w, const Operand& a, uint64_t* scratch) {
+  if (a.reg != program::kNoReg) return w.reg(a.reg);
+  std::memset(scratch, 0, kWarpSize * sizeof(uint64_t));
+  return scratch;
+}
+
+// The per-lane checked load of n elements into vals; false after a fault.
+bool ld_checked(Warp& w, const Inst& in, const Operand& a, const uint64_t* base, uint32_t mask,
+                uint64_t (*vals)[kWarpSize]) {
   const uint32_t esize = program::type_size(in.type);
   const uint32_t n = in.m.vec;
-  // Gather first (the destination may be the address register).
-  uint64_t vals[8][kWarpSize];
-  if (n == 1 && (esize == 4 || esize == 8) && fast_global(w, in, a, base, mask, esize, false)) {
-    if (esize == 8) fast_load<uint64_t>(base, a.imm, mask, vals[0]);
-    else if (in.type == Type::S32) fast_load<int32_t>(base, a.imm, mask, vals[0]);
-    else fast_load<uint32_t>(base, a.imm, mask, vals[0]);
-  } else {
-    bool ok = true;
-    for_lanes(mask, [&](uint32_t l) {
-      if (!ok) return;
-      std::byte* p = locate(w, in, a, base, l, esize * n, false);
-      if (!p) { ok = false; return; }
-      alignas(16) std::byte buf[128];
-      copy_whole(buf, p, esize * n);
-      for (uint32_t i = 0; i < n; ++i) {
-        uint64_t raw = 0;
-        std::memcpy(&raw, buf + i * esize, esize);
-        vals[i][l] = extend(raw, in.type);
-      }
-    });
+  bool ok = true;
+  for_lanes(mask, [&](uint32_t l) {
     if (!ok) return;
-  }
+    std::byte* p = locate(w, in, a, base, l, esize * n, false);
+    if (!p) { ok = false; return; }
+    alignas(16) std::byte buf[128];
+    copy_whole(buf, p, esize * n);
+    for (uint32_t i = 0; i < n; ++i) {
+      uint64_t raw = 0;
+      std::memcpy(&raw, buf + i * esize, esize);
+      vals[i][l] = extend(raw, in.type);
+    }
+  });
+  return ok;
+}
+
+void ld_writeback(Warp& w, const Inst& in, uint32_t n, const uint64_t (*vals)[kWarpSize], uint32_t mask) {
   const Operand& d = in.o[0];
   if (d.kind == OK::Vec) {
     for (uint32_t i = 0; i < n && i < d.vec_n; ++i)
@@ -233,29 +284,49 @@ void exec_ld(Warp& w, const Inst& in, uint32_t mask) {
   }
 }
 
-void exec_st(Warp& w, const Inst& in, uint32_t mask) {
-  const Operand& a = in.o[0];
-  const Operand& v = in.o[1];
+// Loads gather every lane first (the destination may be the address register).
+void exec_ld(Warp& w, const Inst& in, uint32_t mask) {
   uint64_t scratch[kWarpSize];
-  const uint64_t* base = a.reg == program::kNoReg ? scratch : w.reg(a.reg);
-  const uint32_t esize = program::type_size(in.type);
-  const uint32_t n = in.m.vec;
-  const uint64_t* vals[8];
-  uint64_t vscratch[8][kWarpSize];
-  for (uint32_t i = 0; i < n; ++i)
-    vals[i] = w.src(v.kind == OK::Vec ? w.vec_elem(v, i) : v, vscratch[i]);
-  if (n == 1 && (esize == 4 || esize == 8) && fast_global(w, in, a, base, mask, esize, true)) {
-    const uint64_t* v0 = vals[0];
-    if (esize == 8) {
-      for_lanes(mask, [&](uint32_t l) { std::memcpy(reinterpret_cast<void*>(base[l] + uint64_t(a.imm)), &v0[l], 8); });
-    } else {
-      for_lanes(mask, [&](uint32_t l) {
-        const uint32_t x = uint32_t(v0[l]);
-        std::memcpy(reinterpret_cast<void*>(base[l] + uint64_t(a.imm)), &x, 4);
-      });
-    }
+  const uint64_t* base = address_base(w, in.o[1], scratch);
+  uint64_t vals[8][kWarpSize];
+  if (ld_checked(w, in, in.o[1], base, mask, vals)) ld_writeback(w, in, in.m.vec, vals, mask);
+}
+
+// A load of N elements of E bytes, bound where the all-lanes path may apply.
+template <uint32_t E, uint32_t N, bool Signed>
+void exec_ld_fast(Warp& w, const Inst& in, uint32_t mask) {
+  const Operand& a = in.o[1];
+  uint64_t scratch[kWarpSize];
+  const uint64_t* base = address_base(w, a, scratch);
+  uint64_t vals[N][kWarpSize];
+  uint64_t off;
+  if (!fast_region(w, in, a, base, mask, E * N, false, off)) {
+    if (ld_checked(w, in, a, base, mask, vals)) ld_writeback(w, in, N, vals, mask);
     return;
   }
+  // Straight into the destination registers (vals for sinks and elements
+  // past the destination's), as ld_writeback would write them.
+  const Operand& d = in.o[0];
+  if (d.kind == OK::Pred) {
+    uint64_t* rows[N];
+    for (uint32_t i = 0; i < N; ++i) rows[i] = vals[i];
+    fast_load<E, N, Signed>(base, off, mask, rows);
+    ld_writeback(w, in, N, vals, mask);
+    return;
+  }
+  uint64_t* rows[N];
+  for (uint32_t i = 0; i < N; ++i) {
+    uint64_t* r = d.kind == OK::Vec ? (i < d.vec_n ? w.dst(w.vec_elem(d, i)) : nullptr) : i == 0 ? w.dst(d) : nullptr;
+    rows[i] = r ? r : vals[i];
+  }
+  fast_load<E, N, Signed>(base, off, mask, rows);
+}
+
+// The per-lane checked store: lanes in order, stopping at the first fault.
+void st_checked(Warp& w, const Inst& in, const Operand& a, const uint64_t* base, uint32_t mask,
+                const uint64_t* const* vals) {
+  const uint32_t esize = program::type_size(in.type);
+  const uint32_t n = in.m.vec;
   bool ok = true;
   for_lanes(mask, [&](uint32_t l) {
     if (!ok) return;
@@ -265,6 +336,33 @@ void exec_st(Warp& w, const Inst& in, uint32_t mask) {
     for (uint32_t i = 0; i < n; ++i) std::memcpy(buf + i * esize, &vals[i][l], esize);
     copy_whole(p, buf, esize * n);
   });
+}
+
+inline void st_values(Warp& w, const Inst& in, uint32_t n, const uint64_t** vals, uint64_t (*scratch)[kWarpSize]) {
+  const Operand& v = in.o[1];
+  for (uint32_t i = 0; i < n; ++i) vals[i] = w.src(v.kind == OK::Vec ? w.vec_elem(v, i) : v, scratch[i]);
+}
+
+void exec_st(Warp& w, const Inst& in, uint32_t mask) {
+  uint64_t scratch[kWarpSize];
+  const uint64_t* base = address_base(w, in.o[0], scratch);
+  const uint64_t* vals[8];
+  uint64_t vscratch[8][kWarpSize];
+  st_values(w, in, in.m.vec, vals, vscratch);
+  st_checked(w, in, in.o[0], base, mask, vals);
+}
+
+template <uint32_t E, uint32_t N>
+void exec_st_fast(Warp& w, const Inst& in, uint32_t mask) {
+  const Operand& a = in.o[0];
+  uint64_t scratch[kWarpSize];
+  const uint64_t* base = address_base(w, a, scratch);
+  const uint64_t* vals[N];
+  uint64_t vscratch[N][kWarpSize];
+  st_values(w, in, N, vals, vscratch);
+  uint64_t off;
+  if (fast_region(w, in, a, base, mask, E * N, true, off)) fast_store<E, N>(base, off, mask, vals);
+  else st_checked(w, in, a, base, mask, vals);
 }
 
 // ---- atom / red ----
@@ -322,11 +420,62 @@ void exec_nop(Warp&, const Inst&, uint32_t) {}
 ExecFn bind_mov(const Inst&) { return &exec_mov; }
 ExecFn bind_cvta(const Inst&) { return &exec_cvta; }
 ExecFn bind_isspacep(const Inst&) { return &exec_isspacep; }
-ExecFn bind_ld(const Inst& in) {
-  if (program::type_size(in.type) == 0 || program::type_size(in.type) > 16) return nullptr;
-  return &exec_ld;
+// The all-lanes path covers scalar 1/2/4/8-byte and v2/v4 4/8-byte accesses
+// through a plain address to global, shared or generic memory (and const, for loads).
+bool fast_eligible(const Inst& in, const Operand& a, bool write) {
+  if (a.kind != OK::Addr || a.addr_kind != Operand::AddrKind::Plain) return false;
+  const Space sp = in.m.space;
+  return sp == Space::Global || sp == Space::Shared || sp == Space::Generic || (sp == Space::Const && !write);
 }
-ExecFn bind_st(const Inst& in) { return bind_ld(in) ? &exec_st : nullptr; }
+template <bool Signed>
+ExecFn ld_fast_for(uint32_t esize, uint32_t n) {
+  if (n == 1) {
+    switch (esize) {
+      case 1: return &exec_ld_fast<1, 1, Signed>;
+      case 2: return &exec_ld_fast<2, 1, Signed>;
+      case 4: return &exec_ld_fast<4, 1, Signed>;
+      case 8: return &exec_ld_fast<8, 1, false>;
+      default: return nullptr;
+    }
+  }
+  if (n == 2 && esize == 4) return &exec_ld_fast<4, 2, Signed>;
+  if (n == 2 && esize == 8) return &exec_ld_fast<8, 2, false>;
+  if (n == 4 && esize == 4) return &exec_ld_fast<4, 4, Signed>;
+  if (n == 4 && esize == 8) return &exec_ld_fast<8, 4, false>;
+  return nullptr;
+}
+ExecFn st_fast_for(uint32_t esize, uint32_t n) {
+  if (n == 1) {
+    switch (esize) {
+      case 1: return &exec_st_fast<1, 1>;
+      case 2: return &exec_st_fast<2, 1>;
+      case 4: return &exec_st_fast<4, 1>;
+      case 8: return &exec_st_fast<8, 1>;
+      default: return nullptr;
+    }
+  }
+  if (n == 2 && esize == 4) return &exec_st_fast<4, 2>;
+  if (n == 2 && esize == 8) return &exec_st_fast<8, 2>;
+  if (n == 4 && esize == 4) return &exec_st_fast<4, 4>;
+  if (n == 4 && esize == 8) return &exec_st_fast<8, 4>;
+  return nullptr;
+}
+ExecFn bind_ld(const Inst& in) {
+  const uint32_t esize = program::type_size(in.type);
+  if (esize == 0 || esize > 16) return nullptr;
+  ExecFn f = nullptr;
+  if (fast_eligible(in, in.o[1], false)) {
+    const bool sign = in.type == Type::S8 || in.type == Type::S16 || in.type == Type::S32;
+    f = sign ? ld_fast_for<true>(esize, in.m.vec) : ld_fast_for<false>(esize, in.m.vec);
+  }
+  return f ? f : &exec_ld;
+}
+ExecFn bind_st(const Inst& in) {
+  const uint32_t esize = program::type_size(in.type);
+  if (esize == 0 || esize > 16) return nullptr;
+  ExecFn f = fast_eligible(in, in.o[0], true) ? st_fast_for(esize, in.m.vec) : nullptr;
+  return f ? f : &exec_st;
+}
 ExecFn bind_nop(const Inst&) { return &exec_nop; }
 
 }  // namespace
