@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -78,6 +79,12 @@ exec::ExecOptions options(benchmark::State& state, unsigned threads) {
   return opts;
 }
 
+double process_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
 // Launches `kernel` once per iteration with range(0) host threads; `before`
 // (if any) runs ahead of each launch, inside the timing (keep it tiny).
 // False when a launch failed (the state then carries the error).
@@ -85,6 +92,7 @@ bool run(benchmark::State& state, const char* kernel, const exec::LaunchConfig& 
          const std::function<void()>& before = {}) {
   const auto opts = options(state, unsigned(state.range(0)));
   uint64_t winst = 0;
+  const double cpu0 = process_cpu_seconds();
   for (auto _ : state) {
     if (before) before();
     auto r = exec::launch(*loaded().prog, kernel, cfg, loaded().mem, opts);
@@ -94,6 +102,11 @@ bool run(benchmark::State& state, const char* kernel, const exec::LaunchConfig& 
   state.counters["warp_inst_per_s"] = benchmark::Counter(double(winst), benchmark::Counter::kIsRate);
   state.counters["warp_inst_per_s_per_thread"] =
       benchmark::Counter(double(winst) / double(state.range(0)), benchmark::Counter::kIsRate);
+  state.counters["warp_inst_per_launch"] = benchmark::Counter(double(winst), benchmark::Counter::kAvgIterations);
+  // CPU time of all host threads: with 2 threads against 1 it shows the cost
+  // of running in parallel even when the machine is too busy for wall time to.
+  state.counters["process_cpu_ms_per_launch"] =
+      benchmark::Counter((process_cpu_seconds() - cpu0) * 1e3, benchmark::Counter::kAvgIterations);
   return true;
 }
 
