@@ -1,18 +1,26 @@
-// Functional-execution speed: warp instructions per second on an ALU-bound
-// and a memory-bound kernel (data/bench_kernels.cu), with 1 and 2 host
-// threads, beside the same algorithms compiled natively with -O3.
+// Functional-execution speed: warp instructions per second on the kernels of
+// data/bench_kernels.cu (ALU-bound, triad, tiled SGEMM, five-point stencil,
+// reduction with atomics), with 1 and 2 host threads, beside the same
+// algorithms compiled natively with -O3 (native.cpp).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <ctime>
 #include <fstream>
+#include <functional>
 #include <sstream>
+#include <vector>
 
 #include "config/gpu_config.h"
 #include "exec/engine.h"
+#include "native.h"
 #include "ptx/parser.h"
 #include "timing/session.h"
 
 using namespace softgpu;
+using namespace softgpu::bench;
 
 namespace {
 
@@ -29,6 +37,20 @@ struct Loaded {
     prog = exec::load_program(std::move(mods), mem).program;
   }
   void* alloc(size_t bytes) { return reinterpret_cast<void*>(mem.allocate(Bytes{bytes}, exec::MemKind::Device)->value); }
+  // A device copy of host data (device addresses are host addresses; the
+  // write is announced to the memory budget as cudaMemcpy does).
+  float* upload(const std::vector<float>& v) {
+    auto* d = static_cast<float*>(alloc(v.size() * sizeof(float)));
+    if (mem.prepare_write(d, v.size() * sizeof(float), "bench upload", nullptr) != Status::Success) return nullptr;
+    std::memcpy(d, v.data(), v.size() * sizeof(float));
+    return d;
+  }
+  // Zeroes n device floats, so that a check reads what this run wrote.
+  bool clear(float* d, size_t n) {
+    if (mem.prepare_write(d, n * sizeof(float), "bench clear", nullptr) != Status::Success) return false;
+    std::memset(d, 0, n * sizeof(float));
+    return true;
+  }
 };
 
 Loaded& loaded() {
@@ -48,18 +70,65 @@ exec::LaunchConfig config(const char* kernel, Dim3 g, Dim3 b, A... args) {
   return cfg;
 }
 
-void run(benchmark::State& state, const char* kernel, const exec::LaunchConfig& cfg) {
+// The one place the benchmarks build their ExecOptions. An execution mode
+// (interpreter / JIT) is to be set here from a further benchmark argument
+// once ExecOptions has one.
+exec::ExecOptions options(benchmark::State& state, unsigned threads) {
+  (void)state;
   exec::ExecOptions opts;
-  opts.threads = unsigned(state.range(0));
+  opts.threads = threads;
+  return opts;
+}
+
+double process_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+// Launches `kernel` once per iteration with range(0) host threads; `before`
+// (if any) runs ahead of each launch, inside the timing (keep it tiny).
+// False when a launch failed (the state then carries the error).
+bool run(benchmark::State& state, const char* kernel, const exec::LaunchConfig& cfg,
+         const std::function<void()>& before = {}) {
+  const auto opts = options(state, unsigned(state.range(0)));
   uint64_t winst = 0;
+  const double cpu0 = process_cpu_seconds();
   for (auto _ : state) {
+    if (before) before();
     auto r = exec::launch(*loaded().prog, kernel, cfg, loaded().mem, opts);
-    if (r.status != Status::Success) { state.SkipWithError("launch failed"); return; }
+    if (r.status != Status::Success) { state.SkipWithError("launch failed"); return false; }
     winst += r.warp_instructions;
   }
   state.counters["warp_inst_per_s"] = benchmark::Counter(double(winst), benchmark::Counter::kIsRate);
   state.counters["warp_inst_per_s_per_thread"] =
       benchmark::Counter(double(winst) / double(state.range(0)), benchmark::Counter::kIsRate);
+  state.counters["warp_inst_per_launch"] = benchmark::Counter(double(winst), benchmark::Counter::kAvgIterations);
+  // CPU time of all host threads: with 2 threads against 1 it shows the cost
+  // of running in parallel even when the machine is too busy for wall time to.
+  state.counters["process_cpu_ms_per_launch"] =
+      benchmark::Counter((process_cpu_seconds() - cpu0) * 1e3, benchmark::Counter::kAvgIterations);
+  return true;
+}
+
+// Uniform floats in [lo, hi) from a fixed LCG (the same data every run).
+std::vector<float> random_floats(size_t n, uint32_t seed, float lo, float hi) {
+  std::vector<float> v(n);
+  for (auto& x : v) {
+    seed = seed * 1664525u + 1013904223u;
+    x = lo + (hi - lo) * float(seed >> 8) * (1.0f / 16777216.0f);
+  }
+  return v;
+}
+
+// Largest |got - want| over want.size() floats (counter max_abs_err); the
+// benchmark fails past `tolerance`.
+bool check_close(benchmark::State& state, const float* got, const std::vector<float>& want, double tolerance) {
+  double err = 0;
+  for (size_t i = 0; i < want.size(); ++i) err = std::max(err, std::fabs(double(got[i]) - double(want[i])));
+  state.counters["max_abs_err"] = err;
+  if (!(err <= tolerance)) { state.SkipWithError("simulated result differs from the native one"); return false; }
+  return true;
 }
 
 void BM_AluBound(benchmark::State& state) {
@@ -79,6 +148,79 @@ void BM_MemoryBound(benchmark::State& state) {
 }
 BENCHMARK(BM_MemoryBound)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// Tiled shared-memory SGEMM 512^3 (16x16 tiles, one output per thread),
+// checked once against native_sgemm.
+constexpr int kGemmN = 512;
+struct Gemm {
+  std::vector<float> a = random_floats(size_t(kGemmN) * kGemmN, 1, -1.f, 1.f);
+  std::vector<float> b = random_floats(size_t(kGemmN) * kGemmN, 2, -1.f, 1.f);
+  std::vector<float> want = std::vector<float>(size_t(kGemmN) * kGemmN);
+  Gemm() { native_sgemm(a.data(), b.data(), want.data(), kGemmN); }
+};
+const Gemm& gemm() {
+  static Gemm g;
+  return g;
+}
+
+void BM_Sgemm(benchmark::State& state) {
+  if (!loaded().prog) { state.SkipWithError("PTX did not load"); return; }
+  static float* a = loaded().upload(gemm().a);
+  static float* b = loaded().upload(gemm().b);
+  static float* c = static_cast<float*>(loaded().alloc(size_t(kGemmN) * kGemmN * 4));
+  if (!a || !b || !loaded().clear(c, size_t(kGemmN) * kGemmN)) { state.SkipWithError("upload failed"); return; }
+  auto cfg = config("sgemm_tiled", Dim3{kGemmN / 16, kGemmN / 16}, Dim3{16, 16}, a, b, c, kGemmN);
+  if (run(state, "sgemm_tiled", cfg)) check_close(state, c, gemm().want, 1e-3);
+}
+BENCHMARK(BM_Sgemm)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// 2-D five-point stencil, 1024 x 1024 floats, 16x16 blocks.
+constexpr int kStencilN = 1024;
+struct Stencil {
+  std::vector<float> in = random_floats(size_t(kStencilN) * kStencilN, 3, 0.f, 1.f);
+  std::vector<float> want = std::vector<float>(size_t(kStencilN) * kStencilN);
+  Stencil() { native_stencil5(in.data(), want.data(), kStencilN, kStencilN); }
+};
+const Stencil& stencil() {
+  static Stencil s;
+  return s;
+}
+
+void BM_Stencil(benchmark::State& state) {
+  if (!loaded().prog) { state.SkipWithError("PTX did not load"); return; }
+  static float* in = loaded().upload(stencil().in);
+  static float* out = static_cast<float*>(loaded().alloc(size_t(kStencilN) * kStencilN * 4));
+  if (!in || !loaded().clear(out, size_t(kStencilN) * kStencilN)) { state.SkipWithError("upload failed"); return; }
+  auto cfg = config("stencil5", Dim3{kStencilN / 16, kStencilN / 16}, Dim3{16, 16}, in, out, kStencilN, kStencilN);
+  if (run(state, "stencil5", cfg)) check_close(state, out, stencil().want, 1e-6);
+}
+BENCHMARK(BM_Stencil)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// Sum of 4 Mi floats: grid-stride partial sums, a shared-memory tree per
+// block, one atomicAdd per block (1024 x 256 threads). The values are small
+// integers, so every partial sum is exact and any order gives the same sum.
+constexpr int kReduceN = 1 << 22;
+struct Reduce {
+  std::vector<float> in = std::vector<float>(kReduceN);
+  Reduce() {
+    for (size_t i = 0; i < in.size(); ++i) in[i] = float((i * 2654435761u >> 13) & 3);
+  }
+};
+const Reduce& reduce() {
+  static Reduce r;
+  return r;
+}
+
+void BM_Reduce(benchmark::State& state) {
+  if (!loaded().prog) { state.SkipWithError("PTX did not load"); return; }
+  static float* in = loaded().upload(reduce().in);
+  static float* out = loaded().upload({0.f});
+  if (!in || !out) { state.SkipWithError("upload failed"); return; }
+  auto cfg = config("reduce_sum", Dim3{1024}, Dim3{256}, in, out, kReduceN);
+  if (run(state, "reduce_sum", cfg, [] { *out = 0.f; }))
+    check_close(state, out, {native_sum(reduce().in.data(), reduce().in.size())}, 0);
+}
+BENCHMARK(BM_Reduce)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 // The same kernels under the timing model (H100): args {host threads,
 // sampled = 1 / full = 2}. warp_inst_per_s counts the launch's executed
 // warp instructions, so the ratio to the plain run is the cost of timing.
@@ -89,8 +231,7 @@ void run_timed(benchmark::State& state, const char* kernel, const exec::LaunchCo
   sp.full = state.range(1) == 2;
   auto session = timing::TimingSession::create(*gpu, sp);
   if (!session) { state.SkipWithError("no timing session"); return; }
-  exec::ExecOptions opts;
-  opts.threads = unsigned(state.range(0));
+  auto opts = options(state, unsigned(state.range(0)));
   uint64_t winst = 0;
   for (auto _ : state) {
     opts.listener = (*session)->begin_launch({kernel, cfg.grid, cfg.block, 0, 0});
@@ -140,8 +281,7 @@ void BM_LaunchWithAllocations(benchmark::State& state) {
   std::memcpy(cfg.params.data() + ki->params[2].offset, &c, 8);
   std::memcpy(cfg.params.data() + ki->params[3].offset, &s, 4);
   std::memcpy(cfg.params.data() + ki->params[4].offset, &n, 4);
-  exec::ExecOptions opts;
-  opts.threads = 1;
+  const auto opts = options(state, 1);
   for (auto _ : state) {
     auto r = exec::launch(*l.prog, "triad", cfg, l.mem, opts);
     if (r.status != Status::Success) { state.SkipWithError("launch failed"); return; }
@@ -187,6 +327,29 @@ void BM_NativeTriad(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_NativeTriad)->Unit(benchmark::kMillisecond);
+
+void BM_NativeSgemm(benchmark::State& state) {
+  std::vector<float> c(size_t(kGemmN) * kGemmN);
+  for (auto _ : state) {
+    native_sgemm(gemm().a.data(), gemm().b.data(), c.data(), kGemmN);
+    benchmark::DoNotOptimize(c.data());
+  }
+}
+BENCHMARK(BM_NativeSgemm)->Unit(benchmark::kMillisecond);
+
+void BM_NativeStencil(benchmark::State& state) {
+  std::vector<float> out(size_t(kStencilN) * kStencilN);
+  for (auto _ : state) {
+    native_stencil5(stencil().in.data(), out.data(), kStencilN, kStencilN);
+    benchmark::DoNotOptimize(out.data());
+  }
+}
+BENCHMARK(BM_NativeStencil)->Unit(benchmark::kMillisecond);
+
+void BM_NativeReduce(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(native_sum(reduce().in.data(), reduce().in.size()));
+}
+BENCHMARK(BM_NativeReduce)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

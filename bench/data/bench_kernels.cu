@@ -14,3 +14,44 @@ extern "C" __global__ void alu_bound(float* out, int iters) {
 extern "C" __global__ void triad(const float* a, const float* b, float* c, float s, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) c[i] = a[i] + s * b[i];
 }
+// Tiled shared-memory SGEMM, C = A*B, row-major n x n (n a multiple of 16),
+// 16x16 tiles, one output per thread: the textbook kernel.
+#define TILE 16
+extern "C" __global__ void sgemm_tiled(const float* A, const float* B, float* C, int n) {
+  __shared__ float As[TILE][TILE];
+  __shared__ float Bs[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  float acc = 0.f;
+  for (int t = 0; t < n; t += TILE) {
+    As[ty][tx] = A[row * n + t + tx];
+    Bs[ty][tx] = B[(t + ty) * n + col];
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k) acc += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+  }
+  C[row * n + col] = acc;
+}
+// 2-D five-point stencil on an nx x ny grid (row-major, x fastest); the
+// border is left as it is.
+extern "C" __global__ void stencil5(const float* in, float* out, int nx, int ny) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < 1 || y < 1 || x >= nx - 1 || y >= ny - 1) return;
+  int i = y * nx + x;
+  out[i] = 0.2f * (in[i] + in[i - 1] + in[i + 1] + in[i - nx] + in[i + nx]);
+}
+// Sum reduction: a grid-stride loop per thread, a shared-memory tree per
+// block (blockDim.x a power of two, at most 256), one atomicAdd per block.
+extern "C" __global__ void reduce_sum(const float* in, float* out, int n) {
+  __shared__ float s[256];
+  float v = 0.f;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) v += in[i];
+  s[threadIdx.x] = v;
+  __syncthreads();
+  for (int w = blockDim.x / 2; w > 0; w /= 2) {
+    if (threadIdx.x < w) s[threadIdx.x] += s[threadIdx.x + w];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) atomicAdd(out, s[0]);
+}

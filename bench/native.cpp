@@ -1,0 +1,37 @@
+#include "native.h"
+
+namespace softgpu::bench {
+
+void native_sgemm(const float* __restrict a, const float* __restrict b, float* __restrict c, int n) {
+  for (int i = 0; i < n * n; ++i) c[i] = 0.f;
+  for (int i = 0; i < n; ++i) {
+    float* __restrict ci = c + size_t(i) * size_t(n);
+    for (int k = 0; k < n; ++k) {
+      const float aik = a[size_t(i) * size_t(n) + size_t(k)];
+      const float* __restrict bk = b + size_t(k) * size_t(n);
+      for (int j = 0; j < n; ++j) ci[j] += aik * bk[j];
+    }
+  }
+}
+
+void native_stencil5(const float* __restrict in, float* __restrict out, int nx, int ny) {
+  for (int y = 1; y < ny - 1; ++y) {
+    const float* r = in + size_t(y) * size_t(nx);
+    float* o = out + size_t(y) * size_t(nx);
+    for (int x = 1; x < nx - 1; ++x) o[x] = 0.2f * (r[x] + r[x - 1] + r[x + 1] + r[x - nx] + r[x + nx]);
+  }
+}
+
+float native_sum(const float* __restrict in, size_t n) {
+  constexpr size_t kLanes = 16;
+  float part[kLanes] = {};
+  size_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (size_t l = 0; l < kLanes; ++l) part[l] += in[i + l];
+  for (; i < n; ++i) part[0] += in[i];
+  float s = 0.f;
+  for (float p : part) s += p;
+  return s;
+}
+
+}  // namespace softgpu::bench

@@ -1,0 +1,18 @@
+// The benchmark kernels' algorithms as plain -O3 host code on one core: the
+// native baseline in exec_bench and the reference its results are checked
+// against.
+#pragma once
+
+#include <cstddef>
+
+namespace softgpu::bench {
+
+// C = A*B, row-major n x n, i-k-j order (the inner loop vectorizes).
+void native_sgemm(const float* a, const float* b, float* c, int n);
+// out = 0.2 * (five-point sum) inside an nx x ny grid; the border is left.
+void native_stencil5(const float* in, float* out, int nx, int ny);
+// Sum of n floats with 16 independent partial sums (the loop vectorizes
+// without reassociating any one sum).
+float native_sum(const float* in, size_t n);
+
+}  // namespace softgpu::bench
