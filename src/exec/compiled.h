@@ -1,11 +1,16 @@
 // The executor's seam for compiled code (the JIT in src/jit implements it).
-// A compiled block runs a straight-line run of one function's instructions
-// for the lanes executing together: no control flow, no barriers, no
+// Compiled code runs a function's straight-line runs of instructions
+// (blocks) for the lanes executing together, and the branches between
+// them while they are uniform: no divergence, no barriers, calls,
 // warp-collective or warp-aligned instructions (the interpreter keeps
-// those, the SIMT stack and independent thread scheduling). Inside a block
-// each instruction's guard is applied as the interpreter applies it, and an
+// those, the SIMT stack and independent thread scheduling). Each
+// instruction's guard is applied as the interpreter applies it, and an
 // instruction the compiler does not lower calls its bound handler, so
-// results are the interpreter's. Blocks run only without a listener.
+// results are the interpreter's. It returns to the interpreter at a
+// divergent branch, at the SIMT entry's reconvergence point, at anything
+// outside a block, and after a bounded number of backward branches (so
+// spin detection and the scheduler's budget still see loops). Compiled code
+// runs only without a listener.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -25,12 +30,14 @@ struct BlockCtx {
   std::byte* shared = nullptr;  // this CTA's shared memory
   uint64_t shared_size = 0;
   uint32_t active = 0;        // lanes executing the block
+  uint32_t reconv = 0;        // the SIMT entry's reconvergence pc: control returns there
+  uint32_t converged = 0;     // 1 when the warp is not diverged: loops may stay in compiled code
   uint32_t pad = 0;
 };
-static_assert(sizeof(BlockCtx) == 56, "BlockCtx layout is part of the JIT's ABI (src/jit/lower.cpp)");
+static_assert(sizeof(BlockCtx) == 64, "BlockCtx layout is part of the JIT's ABI (src/jit/lower.cpp)");
 
-// Runs the block; returns the instructions it executed. A handler's fault
-// stops it (Warp::faulted()).
+// Runs from *pc (a block's first pc); returns the instructions it executed,
+// with *pc the next one. A handler's fault stops it (Warp::faulted()).
 using BlockFn = uint32_t (*)(BlockCtx*);
 
 // One function's compiled blocks, kept alive by this object.

@@ -23,12 +23,14 @@ namespace {
 constexpr uint64_t kQuantum = 2000;
 
 // Releases warps waiting at barriers that are complete. Returns true if any moved.
-bool release_barriers(LaunchState& L, Cta& cta, std::vector<std::unique_ptr<Warp>>& warps) {
+// `only`: the barrier a warp just arrived at, the one whose count changed
+// (-1: look at all of them).
+bool release_barriers(LaunchState& L, Cta& cta, std::vector<std::unique_ptr<Warp>>& warps, int only = -1) {
   bool released = false;
   uint32_t live = 0;
   for (auto& w : warps)
     if (w->state != WarpState::Done) live += w->live_threads();
-  for (uint32_t id = 0; id < 16; ++id) {
+  for (uint32_t id = only < 0 ? 0 : uint32_t(only); id < (only < 0 ? 16u : uint32_t(only) + 1); ++id) {
     Cta::Barrier& b = cta.barriers[id];  // threads that passed it with bar.arrive, still counted
     uint32_t arrived = b.arrived, expected = b.expected, popc = 0;
     bool all = true, any = false, waiting = b.arrived > 0;
@@ -178,7 +180,7 @@ void run_round(LaunchState& L, ClusterRun& cr, Round& rd) {
         rd.executed += w->run(kQuantum);
         rd.spinning |= w->spinning();
         if (w->faulted() || L.abort.load(std::memory_order_relaxed)) { rd.stop = true; return; }
-        if (w->state == WarpState::AtBarrier) release_barriers(L, *run.cta, run.warps);
+        if (w->state == WarpState::AtBarrier) release_barriers(L, *run.cta, run.warps, int(w->bar_id & 15));
       }
       cluster_wait |= w->state == WarpState::AtClusterBarrier;
       if (w->state != WarpState::Done) cta_done = false;

@@ -145,6 +145,8 @@ bool Warp::step(uint64_t& n) {
       c.shared = cta_.shared.data();
       c.shared_size = cta_.shared.size();
       c.active = active;
+      c.reconv = top.reconv;
+      c.converged = simt_.size() - frame_->simt_base == 1;
       n += block(&c);
       return !faulted_;
     }

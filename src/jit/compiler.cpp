@@ -85,11 +85,8 @@ class LlvmCompiler final : public exec::CodeCompiler {
     mod->setDataLayout(st_->jit->getDataLayout());
     mod->setTargetTriple(st_->jit->getTargetTriple().str());
     LowerStats stats;
-    std::vector<std::string> names;
-    for (const BlockRange& r : blocks) {
-      names.push_back(fmt::format("softgpu_{}_b{}", id, r.begin));
-      lower_block(*ctx, *mod, names.back(), f, fns, r, stats);
-    }
+    const std::string name = fmt::format("softgpu_{}_run", id);
+    lower_function(*ctx, *mod, name, f, fns, blocks, stats);
     std::string err;
     llvm::raw_string_ostream es(err);
     if (llvm::verifyModule(*mod, &es)) {
@@ -109,15 +106,13 @@ class LlvmCompiler final : public exec::CodeCompiler {
                    message(std::move(e)).c_str());
       return nullptr;
     }
-    for (size_t i = 0; i < blocks.size(); ++i) {
-      auto sym = st_->jit->lookup(names[i]);
-      if (!sym) {
-        std::fprintf(stderr, "softgpu: jit: '%s' not compiled (%s); it runs interpreted\n", f.name.c_str(),
-                     message(sym.takeError()).c_str());
-        return nullptr;
-      }
-      code->entry[blocks[i].begin] = sym->toPtr<exec::BlockFn>();
+    auto sym = st_->jit->lookup(name);
+    if (!sym) {
+      std::fprintf(stderr, "softgpu: jit: '%s' not compiled (%s); it runs interpreted\n", f.name.c_str(),
+                   message(sym.takeError()).c_str());
+      return nullptr;
     }
+    for (const BlockRange& b : blocks) code->entry[b.begin] = sym->toPtr<exec::BlockFn>();
     if (opts_.verbose) {
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       std::fprintf(stderr, "softgpu: jit: '%s': %zu blocks, %u instructions compiled, %u through handlers, %.1f ms\n",

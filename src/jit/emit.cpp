@@ -2,6 +2,7 @@
 #include "jit/emit.h"
 
 #include "exec/float_util.h"
+#include "jit/lower.h"
 
 #include <llvm/IR/Intrinsics.h>
 
@@ -58,12 +59,15 @@ Emitter::Emitter(LLVMContext& c, Module& m, const std::string& name, const progr
   shared_ = field(32, ptr_);
   shared_size_ = field(40, i64_);
   active_loaded_ = B.CreateAlignedLoad(i32_, B.CreateConstInBoundsGEP1_64(i8_, ctx, 48), MaybeAlign(8));
+  reconv_ = B.CreateAlignedLoad(i32_, B.CreateConstInBoundsGEP1_64(i8_, ctx, 52), MaybeAlign(4));
+  converged_ = B.CreateAlignedLoad(i32_, B.CreateConstInBoundsGEP1_64(i8_, ctx, 56), MaybeAlign(8));
   active_ = active_loaded_;
   auto* buf_ty = ArrayType::get(i64_, kLanes);
   for (auto& b : bufs_) b = B.CreateAlloca(buf_ty);
-  full_bb_ = BasicBlock::Create(C, "full_warp", fn_);
-  partial_bb_ = BasicBlock::Create(C, "any_mask", fn_);
-  B.CreateCondBr(B.CreateICmpEQ(active_loaded_, B.getInt32(~0u)), full_bb_, partial_bb_);
+  count_ = B.CreateAlloca(i32_);
+  back_ = B.CreateAlloca(i32_);
+  B.CreateStore(B.getInt32(0), count_);
+  B.CreateStore(B.getInt32(0), back_);
   exec_fn_ = M.getOrInsertFunction("softgpu_jit_exec", FunctionType::get(i32_, {ptr_, ptr_, ptr_, i32_}, false));
   global_ok_fn_ = M.getOrInsertFunction("softgpu_jit_global_ok", FunctionType::get(i32_, {ptr_, i64_, i64_, i32_}, false));
   src_fn_ = M.getOrInsertFunction("softgpu_jit_src", FunctionType::get(llvm::Type::getVoidTy(C), {ptr_, ptr_, ptr_}, false));
@@ -73,9 +77,95 @@ Value* Emitter::ptr_const(const void* p) {
   return ConstantExpr::getIntToPtr(ConstantInt::get(i64_, reinterpret_cast<uint64_t>(p)), ptr_);
 }
 
-void Emitter::begin_variant(bool full) {
-  B.SetInsertPoint(full ? full_bb_ : partial_bb_);
+void Emitter::make_blocks(size_t n) {
+  for (int v = 0; v < 2; ++v)
+    for (size_t i = 0; i < n; ++i) blocks_[v].push_back(BasicBlock::Create(C, v ? "any" : "full", fn_));
+}
+
+void Emitter::dispatch(const std::vector<BlockRange>& blocks) {
+  Value* pc = B.CreateAlignedLoad(i32_, pcp_, MaybeAlign(4));
+  BasicBlock* sw[2] = {BasicBlock::Create(C, "enter_full", fn_), BasicBlock::Create(C, "enter_any", fn_)};
+  BasicBlock* none = BasicBlock::Create(C, "no_block", fn_);
+  B.CreateCondBr(B.CreateICmpEQ(active_loaded_, B.getInt32(~0u)), sw[0], sw[1]);
+  for (int v = 0; v < 2; ++v) {
+    B.SetInsertPoint(sw[v]);
+    SwitchInst* s = B.CreateSwitch(pc, none, unsigned(blocks.size()));
+    for (size_t i = 0; i < blocks.size(); ++i) s->addCase(B.getInt32(blocks[i].begin), blocks_[v][i]);
+  }
+  B.SetInsertPoint(none);  // not reached: entries exist only at blocks' first pcs
+  B.CreateRet(B.getInt32(0));
+}
+
+void Emitter::begin_block(size_t i, bool full) {
+  full_ = full;
+  B.SetInsertPoint(blocks_[full ? 0 : 1][i]);
   active_ = full ? static_cast<Value*>(B.getInt32(~0u)) : active_loaded_;
+}
+
+void Emitter::exit_at(uint32_t pc, uint32_t add) {
+  B.CreateAlignedStore(B.getInt32(pc), pcp_, MaybeAlign(4));
+  B.CreateRet(B.CreateAdd(B.CreateLoad(i32_, count_), B.getInt32(add)));
+}
+
+// Continues at `pc` (block `block`, -1 for none) after `add` more
+// instructions. Forward: into the block unless pc is where the SIMT entry
+// reconverges. Backward: into the block only while the warp is converged
+// and has looped fewer than kMaxBackBranches times in this run; otherwise
+// back to the interpreter before the branch, which then takes it itself.
+void Emitter::go(uint32_t pc, uint32_t add, int block, bool backward, uint32_t back_exit_pc, uint32_t back_add) {
+  constexpr uint32_t kMaxBackBranches = 256;
+  if (block < 0) {
+    if (backward) exit_at(back_exit_pc, back_add);
+    else exit_at(pc, add);
+    return;
+  }
+  BasicBlock* into = BasicBlock::Create(C, "into", fn_);
+  BasicBlock* out = BasicBlock::Create(C, "out", fn_);
+  Value* stay = B.CreateICmpNE(reconv_, B.getInt32(pc));
+  if (backward) {
+    Value* n = B.CreateLoad(i32_, back_);
+    stay = B.CreateAnd(stay, B.CreateAnd(B.CreateICmpNE(converged_, B.getInt32(0)),
+                                         B.CreateICmpULT(n, B.getInt32(kMaxBackBranches))));
+    B.CreateCondBr(stay, into, out);
+    B.SetInsertPoint(into);
+    B.CreateStore(B.CreateAdd(n, B.getInt32(1)), back_);
+  } else {
+    B.CreateCondBr(stay, into, out);
+    B.SetInsertPoint(into);
+  }
+  B.CreateStore(B.CreateAdd(B.CreateLoad(i32_, count_), B.getInt32(add)), count_);
+  B.CreateBr(blocks_[full_ ? 0 : 1][size_t(block)]);
+  B.SetInsertPoint(out);
+  if (backward) exit_at(back_exit_pc, back_add);
+  else exit_at(pc, add);
+}
+
+void Emitter::fall_through(uint32_t next_pc, uint32_t len, int next_block) {
+  go(next_pc, len, next_block, false, 0, 0);
+}
+
+// bra at pc, as Warp::exec_branch: uniform outcomes continue in compiled
+// code, a divergent one returns to the interpreter at the bra.
+void Emitter::branch(const Inst& bra, uint32_t pc, uint32_t len, int target_block, bool backward, int next_block) {
+  Value* taken = active_;
+  if (bra.has_guard) {
+    Value* p = B.CreateAlignedLoad(i32_, B.CreateConstInBoundsGEP1_64(i32_, preds_, bra.guard), MaybeAlign(4));
+    if (bra.guard_neg) p = B.CreateNot(p);
+    taken = B.CreateAnd(active_, p);
+  }
+  BasicBlock* t = BasicBlock::Create(C, "taken", fn_);
+  BasicBlock* maybe = BasicBlock::Create(C, "not_all", fn_);
+  BasicBlock* nt = BasicBlock::Create(C, "not_taken", fn_);
+  BasicBlock* diverged = BasicBlock::Create(C, "diverged", fn_);
+  B.CreateCondBr(B.CreateICmpEQ(taken, active_), t, maybe);
+  B.SetInsertPoint(maybe);
+  B.CreateCondBr(B.CreateICmpEQ(taken, B.getInt32(0)), nt, diverged);
+  B.SetInsertPoint(diverged);
+  exit_at(pc, len);
+  B.SetInsertPoint(t);
+  go(bra.target, len + 1, target_block, backward, pc, len);
+  B.SetInsertPoint(nt);
+  go(pc + 1, len + 1, next_block, false, 0, 0);
 }
 
 void Emitter::begin_inst(const Inst& in) {
@@ -101,22 +191,17 @@ void Emitter::end_inst() {
   B.SetInsertPoint(next_bb_);
 }
 
-void Emitter::call_handler(const Inst& in, uint32_t pc, exec::ExecFn fn, uint32_t count) {
+void Emitter::call_handler(const Inst& in, uint32_t pc, exec::ExecFn fn, uint32_t k) {
   // The pc is advanced before the handler runs, as the interpreter does,
   // so that a fault names this instruction.
   B.CreateAlignedStore(B.getInt32(pc + 1), pcp_, MaybeAlign(4));
   Value* faulted = B.CreateCall(exec_fn_, {warp_, ptr_const(&in), ptr_const(reinterpret_cast<const void*>(fn)), mask_});
   BasicBlock* stop = BasicBlock::Create(C, "fault", fn_);
-  BasicBlock* go = BasicBlock::Create(C, "ok", fn_);
-  B.CreateCondBr(B.CreateICmpNE(faulted, B.getInt32(0)), stop, go);
+  BasicBlock* go_on = BasicBlock::Create(C, "ok", fn_);
+  B.CreateCondBr(B.CreateICmpNE(faulted, B.getInt32(0)), stop, go_on);
   B.SetInsertPoint(stop);
-  B.CreateRet(B.getInt32(count));
-  B.SetInsertPoint(go);
-}
-
-void Emitter::finish(uint32_t end_pc, uint32_t count) {
-  B.CreateAlignedStore(B.getInt32(end_pc), pcp_, MaybeAlign(4));
-  B.CreateRet(B.getInt32(count));
+  B.CreateRet(B.CreateAdd(B.CreateLoad(i32_, count_), B.getInt32(k + 1)));
+  B.SetInsertPoint(go_on);
 }
 
 // ---- operands ----

@@ -24,25 +24,33 @@ struct LaneType {
 LaneType lane_type(program::Type t);
 inline LaneType int_type(uint32_t bits, bool is_signed) { return {LaneType::Int, is_signed, bits, true}; }
 
+struct BlockRange;  // jit/lower.h
+
 class Emitter {
  public:
   Emitter(llvm::LLVMContext& c, llvm::Module& m, const std::string& name, const program::Function& f);
 
-  // The block's code is emitted twice: once for a full warp (every lane
+  // Each block's code is emitted twice: for a full warp (every lane
   // active, so unguarded stores are plain stores the optimizer can forward)
-  // and once for any mask. Call before each copy.
-  void begin_variant(bool full);
+  // and for any mask; uniform branches keep to their variant.
+  void make_blocks(size_t n);
+  void dispatch(const std::vector<BlockRange>& blocks);  // the entry: *pc -> its block
+  void begin_block(size_t i, bool full);
   void begin_inst(const program::Inst& in);  // computes the guard mask, skips on an empty one
   void end_inst();
-  void call_handler(const program::Inst& in, uint32_t pc, exec::ExecFn fn, uint32_t count);
-  void finish(uint32_t end_pc, uint32_t count);
+  // Calls the handler; `k` = the instruction's index in its block.
+  void call_handler(const program::Inst& in, uint32_t pc, exec::ExecFn fn, uint32_t k);
+  // Block ends: `len` instructions ran. A block index of -1: no block there.
+  void fall_through(uint32_t next_pc, uint32_t len, int next_block);
+  void branch(const program::Inst& bra, uint32_t pc, uint32_t len, int target_block, bool backward,
+              int next_block);
 
   // Emits the instruction as IR; false (having emitted nothing) when it is
   // not one the lowering covers (lower_alu.cpp, lower_mem.cpp).
   bool lower_native(const program::Inst& in);
   // The instruction being lowered: its pc, handler and count in the block
   // (for lowerings with a fast path that fall back to the handler).
-  void set_current(uint32_t pc, exec::ExecFn fn, uint32_t count) { cur_pc_ = pc; cur_fn_ = fn; cur_count_ = count; }
+  void set_current(uint32_t pc, exec::ExecFn fn, uint32_t k) { cur_pc_ = pc; cur_fn_ = fn; cur_count_ = k; }
 
  private:
   bool lower_mov(const program::Inst& in);
@@ -55,8 +63,9 @@ class Emitter {
   bool lower_cvt(const program::Inst& in);
   bool lower_shared(const program::Inst& in);
   bool lower_global(const program::Inst& in);
-  // The gather or scatter of a checked ld/st at lane addresses `ptrs`.
-  void memory_access(const program::Inst& in, llvm::Value* ptrs, llvm::Value* mv);
+  // The access of a checked ld/st at lane addresses `addr` (offsets from
+  // `host_base`, or host addresses when it is null).
+  void memory_access(const program::Inst& in, llvm::Value* addr, llvm::Value* mv, llvm::Value* host_base);
 
   // Operands.
   bool plain_source(const program::Operand& o) const;  // an operand src_bits can read
@@ -75,6 +84,8 @@ class Emitter {
   llvm::Value* ftz(llvm::Value* v);    // f32 subnormals to signed zero
   llvm::Value* canon(llvm::Value* v);  // NaN to the canonical NaN
   llvm::Value* ptr_const(const void* p);
+  void exit_at(uint32_t pc, uint32_t add);                 // *pc = pc, return the count + add
+  void go(uint32_t pc, uint32_t add, int block, bool backward, uint32_t back_exit_pc, uint32_t back_add);
 
   llvm::LLVMContext& C;
   llvm::Module& M;
@@ -84,7 +95,9 @@ class Emitter {
   llvm::Type *i1_, *i8_, *i16_, *i32_, *i64_, *f32_, *f64_, *ptr_;
   llvm::Value *regs_, *preds_, *pcp_, *warp_, *shared_, *shared_size_, *active_;
   llvm::Value* active_loaded_ = nullptr;
-  llvm::BasicBlock *full_bb_ = nullptr, *partial_bb_ = nullptr;
+  llvm::Value *reconv_ = nullptr, *converged_ = nullptr, *count_ = nullptr, *back_ = nullptr;
+  std::vector<llvm::BasicBlock*> blocks_[2];  // [full, any mask][block]
+  bool full_ = true;
   llvm::Value* bufs_[4] = {};
   unsigned next_buf_ = 0;
   llvm::FunctionCallee exec_fn_, src_fn_, global_ok_fn_;

@@ -38,6 +38,7 @@ std::vector<BlockRange> find_blocks(const program::Function& f, const std::vecto
   std::vector<uint8_t> leader(n + 1, 0), ok(n, 0);
   leader[0] = 1;
   auto mark = [&](uint32_t pc) { if (pc <= n) leader[pc] = 1; };
+  auto is_bra = [&](uint32_t pc) { return pc < n && f.code[pc].op == Opcode::Bra; };
   for (uint32_t pc = 0; pc < n; ++pc) {
     const Inst& in = f.code[pc];
     ok[pc] = blockable(in, pc < fns.size() ? fns[pc] : nullptr);
@@ -51,30 +52,45 @@ std::vector<BlockRange> find_blocks(const program::Function& f, const std::vecto
   }
   std::vector<BlockRange> out;
   for (uint32_t pc = 0; pc < n;) {
-    if (!ok[pc]) { ++pc; continue; }
-    uint32_t e = pc + 1;
-    while (e < n && ok[e] && !leader[e] && e - pc < kMaxBlock) ++e;
-    out.push_back({pc, e});
-    pc = e;
+    if (!ok[pc] && !(is_bra(pc) && leader[pc])) { ++pc; continue; }
+    uint32_t e = pc;
+    while (e < n && ok[e] && (e == pc || !leader[e]) && e - pc < kMaxBlock) ++e;
+    // A bra right after the run (and not a leader of its own) ends the block.
+    const bool branch = is_bra(e) && (e == pc || !leader[e]);
+    out.push_back({pc, e, branch});
+    pc = branch ? e + 1 : e;
   }
   return out;
 }
 
-void lower_block(llvm::LLVMContext& ctx, llvm::Module& m, const std::string& name, const program::Function& f,
-                 const std::vector<exec::ExecFn>& fns, BlockRange r, LowerStats& stats) {
+void lower_function(llvm::LLVMContext& ctx, llvm::Module& m, const std::string& name, const program::Function& f,
+                    const std::vector<exec::ExecFn>& fns, const std::vector<BlockRange>& blocks, LowerStats& stats) {
   Emitter e(ctx, m, name, f);
+  std::vector<int> at(f.code.size() + 1, -1);  // block index by first pc
+  for (size_t i = 0; i < blocks.size(); ++i) at[blocks[i].begin] = int(i);
+  e.make_blocks(blocks.size());
+  e.dispatch(blocks);
   for (bool full : {true, false}) {
-    e.begin_variant(full);
-    for (uint32_t pc = r.begin; pc < r.end; ++pc) {
-      const Inst& in = f.code[pc];
-      e.begin_inst(in);
-      e.set_current(pc, fns[pc], pc - r.begin + 1);
-      const bool native = e.lower_native(in);
-      if (!native) e.call_handler(in, pc, fns[pc], pc - r.begin + 1);
-      if (full) ++(native ? stats.native : stats.handler);
-      e.end_inst();
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      const BlockRange& r = blocks[i];
+      e.begin_block(i, full);
+      for (uint32_t pc = r.begin; pc < r.end; ++pc) {
+        const Inst& in = f.code[pc];
+        e.begin_inst(in);
+        e.set_current(pc, fns[pc], pc - r.begin);
+        const bool native = e.lower_native(in);
+        if (!native) e.call_handler(in, pc, fns[pc], pc - r.begin);
+        if (full) ++(native ? stats.native : stats.handler);
+        e.end_inst();
+      }
+      const uint32_t len = r.end - r.begin;
+      if (r.branch) {
+        const Inst& bra = f.code[r.end];
+        e.branch(bra, r.end, len, at[bra.target], bra.target <= r.end, at[r.end + 1]);
+      } else {
+        e.fall_through(r.end, len, at[r.end]);
+      }
     }
-    e.finish(r.end, r.end - r.begin);
   }
 }
 

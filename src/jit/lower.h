@@ -1,8 +1,9 @@
-// Lowering of a function's straight-line runs to LLVM IR: one IR function
-// per block, `uint32_t blk(BlockCtx*)` (exec/compiled.h). What an
-// instruction needs that the lowering does not emit itself, it gets by
-// calling the instruction's bound handler, so every blockable instruction
-// can be in a block.
+// Lowering of a function's blocks to LLVM IR: one IR function per PTX
+// function, `uint32_t run(BlockCtx*)` (exec/compiled.h), entered at any
+// block's first pc, running blocks and the uniform branches between them.
+// What an instruction needs that the lowering does not emit itself, it
+// gets by calling the instruction's bound handler, so every blockable
+// instruction can be in a block.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -17,9 +18,11 @@ class Module;
 
 namespace softgpu::jit {
 
-// A block: code[begin, end) of one function.
+// A block: code[begin, end) of one function, and the bra at `end` when
+// `branch` (a block may be just that branch: begin == end).
 struct BlockRange {
   uint32_t begin = 0, end = 0;
+  bool branch = false;
 };
 
 // True if the instruction may run inside a block: not control flow, not a
@@ -34,8 +37,8 @@ struct LowerStats {
   uint32_t handler = 0;   // instructions that call their handler
 };
 
-// Emits the IR function `name` for the block into the module.
-void lower_block(llvm::LLVMContext& ctx, llvm::Module& m, const std::string& name, const program::Function& f,
-                 const std::vector<exec::ExecFn>& fns, BlockRange r, LowerStats& stats);
+// Emits the IR function `name` running the function's blocks.
+void lower_function(llvm::LLVMContext& ctx, llvm::Module& m, const std::string& name, const program::Function& f,
+                    const std::vector<exec::ExecFn>& fns, const std::vector<BlockRange>& blocks, LowerStats& stats);
 
 }  // namespace softgpu::jit

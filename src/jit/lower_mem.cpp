@@ -53,7 +53,7 @@ bool Emitter::lower_shared(const Inst& in) {
   B.CreateCondBr(all, fast, slow);
 
   B.SetInsertPoint(fast);
-  memory_access(in, B.CreateGEP(i8_, shared_, addr), mv);
+  memory_access(in, addr, mv, shared_);
   B.CreateBr(done);
 
   B.SetInsertPoint(slow);
@@ -63,20 +63,54 @@ bool Emitter::lower_shared(const Inst& in) {
   return true;
 }
 
-void Emitter::memory_access(const Inst& in, Value* ptrs, Value* mv) {
+// Consecutive lane addresses (lane l at base + l * size over the active
+// lanes, the coalesced case) become one vector load or store; any other
+// pattern a gather or scatter. `ptr_of` maps a lane address to a pointer.
+void Emitter::memory_access(const Inst& in, Value* addr, Value* mv, Value* host_base) {
   const LaneType t = lane_type(in.type);
   const uint32_t size = t.bits / 8;
   const bool is_st = in.op == Opcode::St;
   auto* v64 = FixedVectorType::get(i64_, exec::kWarpSize);
   auto* vt = FixedVectorType::get(B.getIntNTy(t.bits), exec::kWarpSize);
+  std::vector<Constant*> iota;
+  for (uint32_t l = 0; l < exec::kWarpSize; ++l) iota.push_back(ConstantInt::get(i64_, uint64_t(l) * size));
+  Value* d = B.CreateSub(addr, ConstantVector::get(iota));
+  Value* dmin = B.CreateIntMinReduce(B.CreateSelect(mv, d, splat(i64_, ~0ull)), false);
+  Value* dmax = B.CreateIntMaxReduce(B.CreateSelect(mv, d, splat(i64_, 0)), false);
+  auto ptr = [&](Value* a) { return host_base ? B.CreateGEP(i8_, host_base, a) : B.CreateIntToPtr(a, ptr_); };
+  auto ptrs = [&] {
+    return host_base ? B.CreateGEP(i8_, host_base, addr)
+                     : B.CreateIntToPtr(addr, FixedVectorType::get(ptr_, exec::kWarpSize));
+  };
+  Value* bits = nullptr;
   if (is_st) {
-    Value* bits = src_bits(in.o[1]);
+    bits = src_bits(in.o[1]);  // before the branch: both paths store it
     if (t.bits == 32) bits = B.CreateTrunc(bits, vt);
-    B.CreateMaskedScatter(bits, ptrs, Align(size), mv);
-  } else {
-    Value* r = B.CreateMaskedGather(vt, ptrs, Align(size), mv);
+  }
+  BasicBlock* contig = BasicBlock::Create(C, "consecutive", fn_);
+  BasicBlock* scattered = BasicBlock::Create(C, "scattered", fn_);
+  BasicBlock* done = BasicBlock::Create(C, "access_done", fn_);
+  B.CreateCondBr(B.CreateICmpEQ(dmin, dmax), contig, scattered);
+  auto finish_load = [&](Value* r) {
     if (t.bits == 32) r = in.type == Type::S32 ? B.CreateSExt(r, v64) : B.CreateZExt(r, v64);
-    store_bits(in.o[0], r);
+    return r;
+  };
+  B.SetInsertPoint(contig);
+  Value* r1 = nullptr;
+  if (is_st) B.CreateMaskedStore(bits, ptr(dmin), Align(size), mv);
+  else r1 = finish_load(B.CreateMaskedLoad(vt, ptr(dmin), Align(size), mv));
+  B.CreateBr(done);
+  B.SetInsertPoint(scattered);
+  Value* r2 = nullptr;
+  if (is_st) B.CreateMaskedScatter(bits, ptrs(), Align(size), mv);
+  else r2 = finish_load(B.CreateMaskedGather(vt, ptrs(), Align(size), mv));
+  B.CreateBr(done);
+  B.SetInsertPoint(done);
+  if (!is_st) {
+    PHINode* phi = B.CreatePHI(v64, 2);
+    phi->addIncoming(r1, contig);
+    phi->addIncoming(r2, scattered);
+    store_bits(in.o[0], phi);
   }
 }
 
@@ -125,7 +159,7 @@ bool Emitter::lower_global(const Inst& in) {
   Value* ok = B.CreateCall(global_ok_fn_, {warp_, lo, bytes, B.getInt32(is_st ? 1 : 0)});
   B.CreateCondBr(B.CreateICmpNE(ok, B.getInt32(0)), fast, slow);
   B.SetInsertPoint(fast);
-  memory_access(in, B.CreateIntToPtr(addr, FixedVectorType::get(ptr_, exec::kWarpSize)), mv);
+  memory_access(in, addr, mv, nullptr);
   B.CreateBr(done);
   B.SetInsertPoint(slow);
   call_handler(in, cur_pc_, cur_fn_, cur_count_);
