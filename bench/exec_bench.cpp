@@ -4,6 +4,8 @@
 // algorithms compiled natively with -O3 (native.cpp).
 #include <benchmark/benchmark.h>
 
+#include <chrono>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -14,7 +16,9 @@
 #include <vector>
 
 #include "config/gpu_config.h"
+#include "exec/compiled.h"
 #include "exec/engine.h"
+#include "jit/jit.h"
 #include "native.h"
 #include "ptx/parser.h"
 #include "timing/session.h"
@@ -70,13 +74,21 @@ exec::LaunchConfig config(const char* kernel, Dim3 g, Dim3 b, A... args) {
   return cfg;
 }
 
-// The one place the benchmarks build their ExecOptions. An execution mode
-// (interpreter / JIT) is to be set here from a further benchmark argument
-// once ExecOptions has one.
-exec::ExecOptions options(benchmark::State& state, unsigned threads) {
-  (void)state;
+// The JIT all benchmarks share (src/jit), as a process has one.
+exec::CodeCompiler* bench_jit() {
+  static std::unique_ptr<exec::CodeCompiler> jit = jit::make_compiler({});
+  return jit.get();
+}
+
+// The one place the benchmarks build their ExecOptions: `jit` compiles the
+// kernels (src/jit), else the interpreter runs them.
+exec::ExecOptions options(benchmark::State& state, unsigned threads, bool jit = false) {
   exec::ExecOptions opts;
   opts.threads = threads;
+  if (jit) {
+    opts.compiler = bench_jit();
+    if (!opts.compiler) state.SkipWithError("the JIT is not available in this build");
+  }
   return opts;
 }
 
@@ -86,12 +98,27 @@ double process_cpu_seconds() {
   return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
-// Launches `kernel` once per iteration with range(0) host threads; `before`
-// (if any) runs ahead of each launch, inside the timing (keep it tiny).
-// False when a launch failed (the state then carries the error).
+// Launches `kernel` once per iteration with range(0) host threads,
+// interpreted (range(1) = 0) or compiled by the JIT (1); `before` (if any)
+// runs ahead of each launch, inside the timing (keep it tiny). With the JIT
+// a first launch outside the timing compiles the kernel (its wall time is
+// the counter first_launch_ms). False when a launch failed (the state then
+// carries the error).
 bool run(benchmark::State& state, const char* kernel, const exec::LaunchConfig& cfg,
          const std::function<void()>& before = {}) {
-  const auto opts = options(state, unsigned(state.range(0)));
+  const bool jit = state.range(1) != 0;
+  const auto opts = options(state, unsigned(state.range(0)), jit);
+  if (jit) {
+    if (!opts.compiler) return false;
+    const auto t0 = std::chrono::steady_clock::now();
+    if (before) before();
+    if (exec::launch(*loaded().prog, kernel, cfg, loaded().mem, opts).status != Status::Success) {
+      state.SkipWithError("launch failed");
+      return false;
+    }
+    state.counters["first_launch_ms"] =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
   uint64_t winst = 0;
   const double cpu0 = process_cpu_seconds();
   for (auto _ : state) {
@@ -109,6 +136,13 @@ bool run(benchmark::State& state, const char* kernel, const exec::LaunchConfig& 
   state.counters["process_cpu_ms_per_launch"] =
       benchmark::Counter((process_cpu_seconds() - cpu0) * 1e3, benchmark::Counter::kAvgIterations);
   return true;
+}
+
+// The simulated benchmarks' arguments: 1 and 2 host threads, interpreted and JIT.
+void sim_args(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"threads", "jit"});
+  for (int jit : {0, 1})
+    for (int threads : {1, 2}) b->Args({threads, jit});
 }
 
 // Uniform floats in [lo, hi) from a fixed LCG (the same data every run).
@@ -136,7 +170,7 @@ void BM_AluBound(benchmark::State& state) {
   static float* out = static_cast<float*>(loaded().alloc(64 * 256 * sizeof(float)));
   run(state, "alu_bound", config("alu_bound", Dim3{64}, Dim3{256}, out, 256));
 }
-BENCHMARK(BM_AluBound)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AluBound)->Apply(sim_args)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 constexpr int kTriadN = 1 << 22;
 void BM_MemoryBound(benchmark::State& state) {
@@ -146,7 +180,7 @@ void BM_MemoryBound(benchmark::State& state) {
   static float* c = static_cast<float*>(loaded().alloc(kTriadN * 4));
   run(state, "triad", config("triad", Dim3{512}, Dim3{256}, a, b, c, 2.0f, kTriadN));
 }
-BENCHMARK(BM_MemoryBound)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MemoryBound)->Apply(sim_args)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // Tiled shared-memory SGEMM 512^3 (16x16 tiles, one output per thread),
 // checked once against native_sgemm.
@@ -171,7 +205,7 @@ void BM_Sgemm(benchmark::State& state) {
   auto cfg = config("sgemm_tiled", Dim3{kGemmN / 16, kGemmN / 16}, Dim3{16, 16}, a, b, c, kGemmN);
   if (run(state, "sgemm_tiled", cfg)) check_close(state, c, gemm().want, 1e-3);
 }
-BENCHMARK(BM_Sgemm)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Sgemm)->Apply(sim_args)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // 2-D five-point stencil, 1024 x 1024 floats, 16x16 blocks.
 constexpr int kStencilN = 1024;
@@ -193,7 +227,7 @@ void BM_Stencil(benchmark::State& state) {
   auto cfg = config("stencil5", Dim3{kStencilN / 16, kStencilN / 16}, Dim3{16, 16}, in, out, kStencilN, kStencilN);
   if (run(state, "stencil5", cfg)) check_close(state, out, stencil().want, 1e-6);
 }
-BENCHMARK(BM_Stencil)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Stencil)->Apply(sim_args)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // Sum of 4 Mi floats: grid-stride partial sums, a shared-memory tree per
 // block, one atomicAdd per block (1024 x 256 threads). The values are small
@@ -219,7 +253,7 @@ void BM_Reduce(benchmark::State& state) {
   if (run(state, "reduce_sum", cfg, [] { *out = 0.f; }))
     check_close(state, out, {native_sum(reduce().in.data(), reduce().in.size())}, 0);
 }
-BENCHMARK(BM_Reduce)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Reduce)->Apply(sim_args)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // The same kernels under the timing model (H100): args {host threads,
 // sampled = 1 / full = 2}. warp_inst_per_s counts the launch's executed

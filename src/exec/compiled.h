@@ -33,8 +33,11 @@ struct BlockCtx {
   uint32_t reconv = 0;        // the SIMT entry's reconvergence pc: control returns there
   uint32_t converged = 0;     // 1 when the warp is not diverged: loops may stay in compiled code
   uint32_t pad = 0;
+  const std::byte* params = nullptr;  // the launch's kernel parameter buffer
+  const uint32_t* tid = nullptr;      // %tid.x, .y, .z of the 32 lanes ([3][32])
+  const uint32_t* ids = nullptr;      // %ntid.xyz, %ctaid.xyz, %nctaid.xyz
 };
-static_assert(sizeof(BlockCtx) == 64, "BlockCtx layout is part of the JIT's ABI (src/jit/lower.cpp)");
+static_assert(sizeof(BlockCtx) == 88, "BlockCtx layout is part of the JIT's ABI (src/jit/lower.cpp)");
 
 // Runs from *pc (a block's first pc); returns the instructions it executed,
 // with *pc the next one. A handler's fault stops it (Warp::faulted()).

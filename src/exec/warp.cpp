@@ -31,6 +31,12 @@ Warp::Warp(LaunchState& L, Cta& cta, uint32_t warp_id, uint32_t nlanes)
     tid_[1][l] = (t / bx) % by;
     tid_[2][l] = t / (bx * by);
   }
+  const Dim3 ids[3] = {L.block, cta.ctaid, L.grid};
+  for (int i = 0; i < 3; ++i) {
+    ids_[3 * i] = ids[i].x;
+    ids_[3 * i + 1] = ids[i].y;
+    ids_[3 * i + 2] = ids[i].z;
+  }
   push_frame(L.kernel_index, valid_, 0);
   if (frames_.empty()) state = WarpState::Done;  // the frame did not fit (fault reported)
 }
@@ -137,16 +143,7 @@ bool Warp::step(uint64_t& n) {
   const uint32_t active = top.mask & ~exited_;
   if (code_) {
     if (BlockFn block = code_->entry[pc]) {
-      BlockCtx c;
-      c.regs = regs_.data() + size_t(frame_->reg_base) * kWarpSize;
-      c.preds = preds_.data() + frame_->pred_base;
-      c.pc = &top.pc;
-      c.warp = this;
-      c.shared = cta_.shared.data();
-      c.shared_size = cta_.shared.size();
-      c.active = active;
-      c.reconv = top.reconv;
-      c.converged = simt_.size() - frame_->simt_base == 1;
+      BlockCtx c = block_ctx(active);
       n += block(&c);
       return !faulted_;
     }
@@ -245,6 +242,24 @@ bool Warp::execute(const Inst& in, SimtEntry& top, uint32_t pc, uint32_t active,
     if (faulted_) return false;
   }
   return true;
+}
+
+BlockCtx Warp::block_ctx(uint32_t active) {
+  SimtEntry& top = simt_.back();
+  BlockCtx c;
+  c.regs = regs_.data() + size_t(frame_->reg_base) * kWarpSize;
+  c.preds = preds_.data() + frame_->pred_base;
+  c.pc = &top.pc;
+  c.warp = this;
+  c.shared = cta_.shared.data();
+  c.shared_size = cta_.shared.size();
+  c.active = active;
+  c.reconv = top.reconv;
+  c.converged = simt_.size() - frame_->simt_base == 1;
+  c.params = L_.params;
+  c.tid = &tid_[0][0];
+  c.ids = ids_;
+  return c;
 }
 
 void Warp::exec_branch(const Inst& in, uint32_t active, uint32_t taken) {

@@ -173,6 +173,9 @@ class Warp {
   void finish_barrier(uint32_t popc_total, bool all, bool any);
   uint32_t live_threads() const { return uint32_t(std::popcount(valid_ & ~exited_)); }
 
+  // What compiled code starting at the SIMT top's pc gets (exec/compiled.h).
+  BlockCtx block_ctx(uint32_t active);
+
   // ---- operand access for handlers ----
   const Function& fn() const { return *fn_; }
   uint64_t* reg(uint32_t slot) { return &regs_[size_t(frame_->reg_base + slot) * kWarpSize]; }
@@ -310,6 +313,7 @@ class Warp {
   Cta* shared_target(uint64_t addr, uint64_t& offset) const;
   HeapEvent& heap_site(HeapEvent& e, uint32_t lane) const;
   uint32_t tid_[3][kWarpSize];
+  uint32_t ids_[9];  // %ntid, %ctaid, %nctaid (x, y, z each), for compiled code (BlockCtx::ids)
   std::vector<uint64_t> regs_;
   std::vector<uint32_t> preds_;
   std::vector<std::byte> params_;  // per-lane parameter areas of all frames

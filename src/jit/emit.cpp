@@ -61,6 +61,9 @@ Emitter::Emitter(LLVMContext& c, Module& m, const std::string& name, const progr
   active_loaded_ = B.CreateAlignedLoad(i32_, B.CreateConstInBoundsGEP1_64(i8_, ctx, 48), MaybeAlign(8));
   reconv_ = B.CreateAlignedLoad(i32_, B.CreateConstInBoundsGEP1_64(i8_, ctx, 52), MaybeAlign(4));
   converged_ = B.CreateAlignedLoad(i32_, B.CreateConstInBoundsGEP1_64(i8_, ctx, 56), MaybeAlign(8));
+  params_ = field(64, ptr_);
+  tid_ = field(72, ptr_);
+  ids_ = field(80, ptr_);
   active_ = active_loaded_;
   auto* buf_ty = ArrayType::get(i64_, kLanes);
   for (auto& b : bufs_) b = B.CreateAlloca(buf_ty);
@@ -206,6 +209,8 @@ void Emitter::call_handler(const Inst& in, uint32_t pc, exec::ExecFn fn, uint32_
 
 // ---- operands ----
 
+static llvm::Type* vec(llvm::Type* t) { return FixedVectorType::get(t, kLanes); }
+
 Value* Emitter::row(uint32_t slot) { return B.CreateConstInBoundsGEP1_64(i64_, regs_, uint64_t(slot) * kLanes); }
 
 Value* Emitter::splat(llvm::Type* elem, uint64_t bits) {
@@ -223,12 +228,24 @@ Value* Emitter::src_bits(const Operand& o) {
   auto* vt = FixedVectorType::get(i64_, kLanes);
   if (o.kind == OK::Reg) return B.CreateAlignedLoad(vt, row(o.reg), MaybeAlign(8));
   if (o.kind == OK::Imm) return splat(i64_, uint64_t(o.imm));
+  if (o.kind == OK::Sreg) {
+    using program::Sreg;
+    const unsigned s = unsigned(o.sreg);
+    if (s >= unsigned(Sreg::TidX) && s <= unsigned(Sreg::TidZ)) {
+      Value* row = B.CreateConstInBoundsGEP1_64(i32_, tid_, uint64_t(s - unsigned(Sreg::TidX)) * kLanes);
+      return B.CreateZExt(B.CreateAlignedLoad(vec(i32_), row, MaybeAlign(4)), vt);
+    }
+    if (s >= unsigned(Sreg::NtidX) && s <= unsigned(Sreg::NctaidZ)) {  // ntid, ctaid, nctaid: Warp::ids_ order
+      Value* v = B.CreateAlignedLoad(i32_, B.CreateConstInBoundsGEP1_64(i32_, ids_, s - unsigned(Sreg::NtidX)),
+                                     MaybeAlign(4));
+      return B.CreateVectorSplat(kLanes, B.CreateZExt(v, i64_));
+    }
+  }
   Value* buf = bufs_[next_buf_++ % 4];
   B.CreateCall(src_fn_, {warp_, ptr_const(&o), buf});
   return B.CreateAlignedLoad(vt, buf, MaybeAlign(8));
 }
 
-static llvm::Type* vec(llvm::Type* t) { return FixedVectorType::get(t, kLanes); }
 
 Value* Emitter::narrow(Value* bits, LaneType t) {
   switch (t.kind) {

@@ -62,6 +62,9 @@ class Emitter {
   bool lower_float(const program::Inst& in);
   bool lower_cvt(const program::Inst& in);
   bool lower_shared(const program::Inst& in);
+  bool lower_param(const program::Inst& in);
+  bool lower_cvta(const program::Inst& in);
+  bool lower_pred_logic(const program::Inst& in);
   bool lower_global(const program::Inst& in);
   // The access of a checked ld/st at lane addresses `addr` (offsets from
   // `host_base`, or host addresses when it is null).
@@ -93,7 +96,7 @@ class Emitter {
   const program::Function& pf_;
   llvm::Function* fn_ = nullptr;
   llvm::Type *i1_, *i8_, *i16_, *i32_, *i64_, *f32_, *f64_, *ptr_;
-  llvm::Value *regs_, *preds_, *pcp_, *warp_, *shared_, *shared_size_, *active_;
+  llvm::Value *regs_, *preds_, *pcp_, *warp_, *shared_, *shared_size_, *active_, *params_, *tid_, *ids_;
   llvm::Value* active_loaded_ = nullptr;
   llvm::Value *reconv_ = nullptr, *converged_ = nullptr, *count_ = nullptr, *back_ = nullptr;
   std::vector<llvm::BasicBlock*> blocks_[2];  // [full, any mask][block]

@@ -52,11 +52,14 @@ bool Emitter::lower_native(const Inst& in) {
       return lower_int(in) || lower_float(in);
     case Opcode::Fma: case Opcode::Abs: return lower_float(in);
     case Opcode::Shl: case Opcode::Shr: return lower_shift(in);
-    case Opcode::And: case Opcode::Or: case Opcode::Xor: case Opcode::Not: return lower_logic(in);
+    case Opcode::And: case Opcode::Or: case Opcode::Xor: case Opcode::Not:
+      return lower_logic(in) || lower_pred_logic(in);
+    case Opcode::Cvta: return lower_cvta(in);
     case Opcode::Setp: return lower_setp(in);
     case Opcode::Selp: return lower_selp(in);
     case Opcode::Cvt: return lower_cvt(in);
-    case Opcode::Ld: case Opcode::St: return lower_shared(in) || lower_global(in);
+    case Opcode::Ld: return lower_shared(in) || lower_global(in) || lower_param(in);
+    case Opcode::St: return lower_shared(in) || lower_global(in);
     default: return false;
   }
 }
@@ -153,6 +156,45 @@ bool Emitter::lower_logic(const Inst& in) {
     default: r = B.CreateNot(a); break;
   }
   store(in.o[0], r, t);
+  return true;
+}
+
+// and/or/xor/not.pred on whole lane masks (exec_pred_logic).
+bool Emitter::lower_pred_logic(const Inst& in) {
+  if (in.type != Type::Pred || in.o[0].kind != OK::Pred || !only_mods(in, {})) return false;
+  const unsigned nsrc = in.op == Opcode::Not ? 1 : 2;
+  if (in.nops != nsrc + 1) return false;
+  for (unsigned i = 1; i <= nsrc; ++i)
+    if (!pred_source(in.o[i])) return false;
+  Value* a = pred_value(in.o[1]);
+  Value* r;
+  switch (in.op) {
+    case Opcode::And: r = B.CreateAnd(a, pred_value(in.o[2])); break;
+    case Opcode::Or: r = B.CreateOr(a, pred_value(in.o[2])); break;
+    case Opcode::Xor: r = B.CreateXor(a, pred_value(in.o[2])); break;
+    default: r = B.CreateNot(a); break;
+  }
+  set_pred(in.o[0], r);
+  return true;
+}
+
+// cvta{.to}.space.size: adds (or, with .to, subtracts) the space's generic
+// window; 32-bit forms truncate as exec_cvta does.
+bool Emitter::lower_cvta(const Inst& in) {
+  if (in.nops != 2 || in.o[0].kind != OK::Reg || !plain_source(in.o[1])) return false;
+  if (!only_mods(in, {".to", ".global", ".shared", ".local", ".const", ".param", ".shared::cta"})) return false;
+  uint64_t win = 0;
+  if (in.m.space == ptx::Space::Shared) win = program::kSharedWindow;
+  else if (in.m.space == ptx::Space::Local) win = program::kLocalWindow;
+  else if (in.m.space != ptx::Space::Global && in.m.space != ptx::Space::Const && in.m.space != ptx::Space::Param)
+    return false;
+  const bool narrow = program::type_size(in.type) == 4;
+  auto* v64 = FixedVectorType::get(i64_, exec::kWarpSize);
+  auto* v32 = FixedVectorType::get(i32_, exec::kWarpSize);
+  auto trunc32 = [&](Value* v) { return narrow ? B.CreateZExt(B.CreateTrunc(v, v32), v64) : v; };
+  Value* s = src_bits(in.o[1]);
+  Value* r = in.m.to ? trunc32(B.CreateSub(s, splat(i64_, win))) : B.CreateAdd(trunc32(s), splat(i64_, win));
+  store_bits(in.o[0], r);
   return true;
 }
 

@@ -114,6 +114,27 @@ void Emitter::memory_access(const Inst& in, Value* addr, Value* mv, Value* host_
   }
 }
 
+// ld.param of a kernel parameter at a constant offset inside the
+// parameter buffer: one host load, extended as exec_ld's extend() does,
+// for every lane.
+bool Emitter::lower_param(const Inst& in) {
+  const auto& a = in.o[1];
+  if (in.m.space != ptx::Space::Param || in.m.vec != 1 || in.nops != 2 || in.o[0].kind != OK::Reg) return false;
+  if (a.kind != OK::Addr || a.addr_kind != program::Operand::AddrKind::KParam || a.reg != program::kNoReg) return false;
+  const LaneType t = lane_type(in.type);
+  if (!t.valid) return false;
+  for (const std::string& m : in.raw_mods)
+    if (m != ".param" && m != program::type_name(in.type)) return false;
+  const uint32_t size = t.bits / 8;
+  if (a.imm < 0 || uint64_t(a.imm) + size > pf_.kernel_param_bytes || !pf_.is_entry) return false;
+  Value* v = B.CreateAlignedLoad(B.getIntNTy(t.bits), B.CreateConstInBoundsGEP1_64(i8_, params_, uint64_t(a.imm)),
+                                 MaybeAlign(1));
+  const bool sext = in.type == Type::S8 || in.type == Type::S16 || in.type == Type::S32;
+  if (t.bits < 64) v = sext ? B.CreateSExt(v, i64_) : B.CreateZExt(v, i64_);
+  store_bits(in.o[0], B.CreateVectorSplat(exec::kWarpSize, v));
+  return true;
+}
+
 // Modifiers a global ld/st may carry without changing what it does here:
 // cache operators, eviction hints and the memory model's weak/relaxed
 // forms (execution is sequentially consistent per access).

@@ -52,11 +52,16 @@ CodeCompiler* shared_jit() {
 struct Side {
   WarpHarness h;
   CodeCompiler* jit = nullptr;
+  std::byte params[32] = {};
   explicit Side(bool with_jit) {
     h.L.kernel = &h.lp.prog.functions[0];
     h.lp.prog.functions[0].num_regs = kRegs;
     h.lp.prog.functions[0].num_preds = kPreds;
     h.cta.shared.resize(256);
+    // A kernel with 24 bytes of parameters (random, from seed()).
+    h.lp.prog.functions[0].is_entry = true;
+    h.lp.prog.functions[0].kernel_param_bytes = 24;
+    h.L.params = params;
     if (with_jit) jit = shared_jit();
   }
   void seed(uint64_t s) {
@@ -65,6 +70,7 @@ struct Side {
       for (uint32_t l = 0; l < 32; ++l) h.reg(r)[l] = edge_value(rng);
     for (uint32_t p = 0; p < kPreds; ++p) h.pred(p) = uint32_t(rng());
     for (auto& b : h.cta.shared) b = std::byte(rng());
+    for (auto& b : params) b = std::byte(rng());
   }
   // Runs `in` under `mask`: interpreted, or as a compiled one-instruction block.
   bool exec(const Inst& in, uint32_t mask, std::shared_ptr<const CompiledCode>& keep) {
@@ -81,24 +87,19 @@ struct Side {
     }
     keep = jit->compile(h.lp, 0);
     if (!keep || !keep->entry[0]) { ADD_FAILURE() << "not compiled: " << in.text(); return false; }
-    uint32_t pc = 0;
-    BlockCtx c;
-    c.regs = h.reg(0);
-    c.preds = &h.pred(0);
-    c.pc = &pc;
-    c.warp = h.w.get();
+    BlockCtx c = h.w->block_ctx(mask);
     c.shared = h.cta.shared.data();
     c.shared_size = h.cta.shared.size();
-    c.active = mask;
+    *c.pc = 0;  // the one-instruction function, from its start
     EXPECT_EQ(keep->entry[0](&c), 1u);
-    if (!h.w->faulted()) EXPECT_EQ(pc, 1u);
+    if (!h.w->faulted()) EXPECT_EQ(h.w->current_pc(), 1u);
     return true;
   }
 };
 
 // Runs the form on both, over several seeds and masks, and compares.
 void check(const Inst& in) {
-  for (uint64_t seed = 1; seed <= 6; ++seed) {
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
     for (uint32_t mask : {0xffffffffu, 0x0f0f00f1u, 0x80000000u}) {
       Side a(false), b(true);
       a.seed(seed);
@@ -241,10 +242,42 @@ TEST(JitDiff, ConversionsAndMoves) {
     check(make(Opcode::Mov, t, {R(0), R(1)}));
     check(make(Opcode::Mov, t, {R(0), I(-3)}));
   }
-  Operand tid;
-  tid.kind = Operand::Kind::Sreg;
-  tid.sreg = program::Sreg::TidX;
-  check(make(Opcode::Mov, Type::U32, {R(7), tid}));
+  for (auto sr : {program::Sreg::TidX, program::Sreg::TidY, program::Sreg::NtidX, program::Sreg::CtaidY,
+                  program::Sreg::NctaidZ, program::Sreg::Laneid}) {
+    Operand o;
+    o.kind = Operand::Kind::Sreg;
+    o.sreg = sr;
+    check(make(Opcode::Mov, Type::U32, {R(7), o}));
+  }
+  // cvta to and from each window, 64- and 32-bit.
+  for (auto sp : {ptx::Space::Global, ptx::Space::Shared, ptx::Space::Local})
+    for (Type t : {Type::U64, Type::U32})
+      for (bool to : {false, true}) {
+        Inst c = make(Opcode::Cvta, t, {R(4), R(1)});
+        c.m.space = sp;
+        c.m.to = to;
+        check(c);
+      }
+  // ld.param at constant offsets of each size, signed and not.
+  for (Type t : {Type::U8, Type::S8, Type::S16, Type::U32, Type::S32, Type::F32, Type::U64, Type::F64})
+    for (int64_t off : {0, 3, 8, 16}) {
+      if (off + program::type_size(t) > 24) continue;
+      Operand a;
+      a.kind = Operand::Kind::Addr;
+      a.addr_kind = Operand::AddrKind::KParam;
+      a.imm = off;
+      Inst ld = make(Opcode::Ld, t, {R(5), a});
+      ld.m.space = ptx::Space::Param;
+      check(ld);
+    }
+}
+
+TEST(JitDiff, PredicateLogic) {
+  for (Opcode op : {Opcode::And, Opcode::Or, Opcode::Xor}) {
+    check(make(op, Type::Pred, {P(0), P(1), P(2, true)}));
+    check(guarded(make(op, Type::Pred, {P(3), P(3), P(4)}), 5, false));
+  }
+  check(make(Opcode::Not, Type::Pred, {P(6), P(7)}));
 }
 
 TEST(JitDiff, SharedLoadsAndStores) {
