@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <fstream>
@@ -76,7 +77,12 @@ exec::LaunchConfig config(const char* kernel, Dim3 g, Dim3 b, A... args) {
 
 // The JIT all benchmarks share (src/jit), as a process has one.
 exec::CodeCompiler* bench_jit() {
-  static std::unique_ptr<exec::CodeCompiler> jit = jit::make_compiler({});
+  static std::unique_ptr<exec::CodeCompiler> jit = [] {
+    jit::JitOptions o;
+    const char* v = std::getenv("SOFTGPU_JIT_VERBOSE");  // a line per compiled kernel: its compile time
+    o.verbose = v && *v && std::string(v) != "0";
+    return jit::make_compiler(o);
+  }();
   return jit.get();
 }
 
