@@ -41,6 +41,7 @@ static_assert(sizeof(BlockCtx) == 88, "BlockCtx layout is part of the JIT's ABI 
 
 // Runs from *pc (a block's first pc); returns the instructions it executed,
 // with *pc the next one. A handler's fault stops it (Warp::faulted()).
+// Returning 0 leaves the instruction at *pc to the interpreter.
 using BlockFn = uint32_t (*)(BlockCtx*);
 
 // One function's compiled blocks, kept alive by this object.

@@ -144,8 +144,12 @@ bool Warp::step(uint64_t& n) {
   if (code_) {
     if (BlockFn block = code_->entry[pc]) {
       BlockCtx c = block_ctx(active);
-      n += block(&c);
-      return !faulted_;
+      const uint32_t ran = block(&c);
+      n += ran;
+      if (ran || faulted_) return !faulted_;
+      // Nothing ran: compiled code leaves this instruction (a divergent
+      // branch, or a loop's backward branch it hands back) to the
+      // interpreter, below.
     }
   }
   ++n;

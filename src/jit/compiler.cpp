@@ -26,6 +26,8 @@ namespace orc = llvm::orc;
 
 namespace {
 
+constexpr uint32_t kMaxCompiledInstructions = 2000;
+
 struct JitState {
   std::unique_ptr<orc::LLJIT> jit;
   std::mutex mu;
@@ -73,6 +75,15 @@ class LlvmCompiler final : public exec::CodeCompiler {
     const auto t0 = std::chrono::steady_clock::now();
     const program::Function& f = lp.prog.functions[fn];
     const auto& fns = lp.fns[fn];
+    // Code generation costs about as much per PTX instruction as running a
+    // few thousand warp instructions: very large functions stay interpreted
+    // (docs/jit.md).
+    if (f.code.size() > kMaxCompiledInstructions) {
+      if (opts_.verbose)
+        std::fprintf(stderr, "softgpu: jit: '%s' interpreted: %zu instructions, more than the JIT's %u\n",
+                     f.name.c_str(), f.code.size(), kMaxCompiledInstructions);
+      return nullptr;
+    }
     const std::vector<BlockRange> blocks = find_blocks(f, fns);
     if (blocks.empty()) return nullptr;
     auto ctx = std::make_unique<llvm::LLVMContext>();

@@ -78,7 +78,10 @@ void lower_function(llvm::LLVMContext& ctx, llvm::Module& m, const std::string& 
         const Inst& in = f.code[pc];
         e.begin_inst(in);
         e.set_current(pc, fns[pc], pc - r.begin);
-        const bool native = e.lower_native(in);
+        // The any-mask copy calls handlers throughout: partial warps are
+        // the rarer case, and native code for both copies doubled the
+        // compile time for little.
+        const bool native = full && e.lower_native(in);
         if (!native) e.call_handler(in, pc, fns[pc], pc - r.begin);
         if (full) ++(native ? stats.native : stats.handler);
         e.end_inst();
