@@ -132,6 +132,8 @@ Result<Options> options_from_env() {
                    fmt::format("SOFTGPU_TIMING='{}' is not 1, sampled, full or off", t)};
   }
   if (const char* r = std::getenv("SOFTGPU_TIMING_REPORT"); r && *r) o.timing_report = r;
+  // The JIT by default where the build has it (docs/jit.md).
+  o.exec = jit::available() ? Options::Exec::Jit : Options::Exec::Interp;
   if (const char* e = std::getenv("SOFTGPU_EXEC"); e && *e) {
     const std::string v = e;
     if (v == "interp") o.exec = Options::Exec::Interp;

@@ -57,6 +57,7 @@ struct Options {
   std::optional<sanitize::Options> sanitize;
   // How kernels execute (SOFTGPU_EXEC): the interpreter, or compiled to
   // host code by the JIT (src/jit) where no listener is set.
+  // options_from_env() makes the JIT the default when the build has it.
   enum class Exec { Interp, Jit } exec = Exec::Interp;
   bool jit_verbose = false;  // SOFTGPU_JIT_VERBOSE=1: a line per compiled function
 };

@@ -159,7 +159,7 @@ int main(int argc, char** argv) {
                 "simulates every CTA (no sampling)")
       ->check(CLI::IsMember({"sampled", "full"}));
   run->add_option("--exec", ro.exec,
-                  "how kernels execute: jit (compiled to host code with LLVM) or interp (the interpreter); "
+                  "how kernels execute: jit (compiled to host code with LLVM; the default) or interp (the interpreter); "
                   "runs with --timing or a sanitizer interpret")
       ->check(CLI::IsMember({"interp", "jit"}));
   run->add_option("--report", ro.report, "with --timing: write every launch's prediction as JSON to FILE");
