@@ -34,12 +34,8 @@ bool Emitter::lower_shared(const Inst& in) {
 
   const uint32_t size = t.bits / 8;
   auto* v64 = FixedVectorType::get(i64_, exec::kWarpSize);
-  Value* base = a.reg == program::kNoReg ? Constant::getNullValue(v64) : src_bits([&] {
-    program::Operand r;
-    r.kind = OK::Reg;
-    r.reg = a.reg;
-    return r;
-  }());
+  Value* base = a.reg == program::kNoReg ? static_cast<Value*>(Constant::getNullValue(v64))
+                                         : B.CreateAlignedLoad(v64, row(a.reg), MaybeAlign(8));
   Value* addr = B.CreateAdd(base, splat(i64_, uint64_t(a.imm)));
   Value* ss = B.CreateVectorSplat(exec::kWarpSize, shared_size_);
   Value* aligned = B.CreateICmpEQ(B.CreateAnd(addr, splat(i64_, size - 1)), splat(i64_, 0));
