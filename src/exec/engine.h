@@ -115,6 +115,14 @@ struct ExecOptions {
   // Compiles kernels to host code (src/jit); null = interpret. Ignored while
   // a listener is set (compiled blocks emit no records).
   CodeCompiler* compiler = nullptr;
+  // Tiered compilation: a kernel runs interpreted until it has executed
+  // jit_hot warp instructions per PTX instruction of it and its direct
+  // callees (over all its launches), then is compiled, on compile_queue's
+  // thread when there is one (the launch goes on interpreting and switches
+  // when the code is ready), else on the host thread that noticed.
+  // 0 = compile at the first launch, before it starts.
+  uint64_t jit_hot = 0;
+  class CompileQueue* compile_queue = nullptr;
   uint32_t registers_per_thread = 0;  // from the machine code, for the listener (0 = unknown)
   const class TextureRegistry* textures = nullptr;  // texture/surface objects (exec/texture.h)
   // Device malloc heap (cudaLimitMallocHeapSize): created at the first launch
@@ -137,6 +145,7 @@ struct LaunchResult {
   std::optional<Fault> fault;
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
+  uint64_t compiled_instructions = 0;  // of warp_instructions, run as compiled code (ExecOptions::compiler)
 };
 
 LaunchResult launch(const LoadedProgram& program, const std::string& kernel, const LaunchConfig& cfg,

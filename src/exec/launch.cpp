@@ -380,7 +380,7 @@ LaunchResult launch(const LoadedProgram& lp, const std::string& kernel, const La
     if (f.uses_reserved_smem) L.reserved_smem = std::max<uint32_t>((L.shared_bytes + 127) / 128 * 128, 128);
   L.opts = &opts;
   L.memory = &memory;
-  if (opts.compiler && !opts.listener) bind_compiled_code(lp, it->second, *opts.compiler, L.code);
+  bind_compiled_code(L, it->second);
   L.start = std::chrono::steady_clock::now();
   // The parameter buffer gets a device address so that kernels may take a
   // parameter's address (mov of a .param symbol) and load through it.
@@ -503,6 +503,8 @@ LaunchResult launch(const LoadedProgram& lp, const std::string& kernel, const La
     }
   }
   res.warp_instructions = L.warp_instructions.load();
+  res.compiled_instructions = L.compiled_instructions.load();
+  jit_launch_end(L, res.warp_instructions);
   if (L.fault) {
     res.status = L.fault->status;
     res.fault = std::move(L.fault);

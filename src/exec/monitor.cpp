@@ -72,6 +72,7 @@ bool Monitor::check(Dim3 block) {
   const uint64_t total = L_.warp_instructions.fetch_add(pending_, std::memory_order_relaxed) + pending_;
   pending_ = 0;
   if (L_.abort.load(std::memory_order_relaxed)) return false;
+  jit_progress(L_, total);
   const ExecOptions& o = *L_.opts;
   const bool timed = o.watchdog_seconds > 0 || L_.progress;
   const double secs = timed ? elapsed(L_) : 0;

@@ -116,6 +116,7 @@ void Warp::pop_frame() {
 uint64_t Warp::run(uint64_t budget) {
   uint64_t n = 0;
   spinning_ = false;
+  if (!code_ && L_.jit) bind_frame_code(frame_->fn);  // compiled meanwhile (tiered)
   while (state == WarpState::Ready && n < budget) {
     if (!step(n)) break;
   }
@@ -146,6 +147,7 @@ bool Warp::step(uint64_t& n) {
       BlockCtx c = block_ctx(active);
       const uint32_t ran = block(&c);
       n += ran;
+      compiled_ran_ += ran;
       if (ran || faulted_) return !faulted_;
       // Nothing ran: compiled code leaves this instruction (a divergent
       // branch, or a loop's backward branch it hands back) to the

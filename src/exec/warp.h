@@ -36,11 +36,10 @@ class LoadedProgram {
   std::vector<KernelInfo> kernels;
   std::vector<VariableInfo> variables;
   std::vector<DeviceAddr> owned;  // allocations to release on unload
-  // Compiled code by function (ExecOptions::compiler), made at the first
-  // launch that reaches the function and kept with the program.
-  mutable std::mutex jit_mu;
-  mutable std::vector<std::shared_ptr<const CompiledCode>> compiled;
-  mutable std::vector<uint8_t> compile_tried;
+  // Compiled code by function (ExecOptions::compiler), kept with the
+  // program; last, so that it is destroyed first (queued compilations
+  // read the members above).
+  mutable ProgramCode jit;
 };
 
 // Everything the CTAs of one launch share.
@@ -77,8 +76,13 @@ struct LaunchState {
   bool explicit_cluster = false;
   uint64_t grid_workspace = 0;   // cooperative launches: grid-sync workspace, read via %envreg1/2
   DeviceHeap* heap = nullptr;    // device malloc heap (programs that call malloc/free)
-  // Compiled blocks by function for this launch (empty: interpret all).
-  std::vector<const CompiledCode*> code;
+  // Compiled code (exec/compiled.cpp): warps bind lp->jit.published when
+  // `jit`; the kernel is compiled once the launch's instructions plus
+  // `jit_before` reach `jit_threshold` (jit_asked: requested).
+  bool jit = false;
+  uint64_t jit_before = 0, jit_threshold = 0;
+  std::atomic<bool> jit_asked{false};
+  std::atomic<uint64_t> compiled_instructions{0};  // of warp_instructions, run by compiled blocks
   // Progress and watchdog (exec/monitor.cpp).
   uint64_t total_ctas = 0;
   std::atomic<uint64_t> ctas_done{0};
@@ -149,6 +153,11 @@ enum class WarpState : uint8_t { Ready, AtBarrier, AtClusterBarrier, Done };
 class Warp {
  public:
   Warp(LaunchState& L, Cta& cta, uint32_t warp_id, uint32_t nlanes);
+  ~Warp() {
+    if (compiled_ran_) L_.compiled_instructions.fetch_add(compiled_ran_, std::memory_order_relaxed);
+  }
+  Warp(const Warp&) = delete;
+  Warp& operator=(const Warp&) = delete;
 
   // Runs until the warp finishes, waits at a barrier, spins (see spinning()),
   // or has run `budget` instructions. Returns the warp instructions executed.
@@ -327,6 +336,7 @@ class Warp {
   uint64_t back_branches_ = 0;     // backward branches taken, for sampling
   uint64_t spin_next_ = 1024;      // the next sample: compare this one and the next
   uint32_t spin_interval_ = 1024;
+  uint64_t compiled_ran_ = 0;  // warp instructions compiled blocks ran
   uint32_t spin_pc_ = 0;
   size_t spin_depth_ = 0;
   uint64_t spin_hash_ = 0;
@@ -337,15 +347,23 @@ class Warp {
   const std::vector<ExecFn>* fns_ = nullptr;
   const CompiledCode* code_ = nullptr;  // the frame's compiled blocks (null: interpret)
   void bind_frame_code(uint32_t fn_index) {
-    code_ = fn_index < L_.code.size() ? L_.code[fn_index] : nullptr;
+    code_ = L_.jit ? L_.lp->jit.published[fn_index].load(std::memory_order_acquire) : nullptr;
   }
 };
 
-// Fills `out` (by function) with the compiled code of `kernel` and the
-// functions it calls directly, compiling what was not compiled before
-// (exec/compiled.cpp).
-void bind_compiled_code(const LoadedProgram& lp, uint32_t kernel, CodeCompiler& compiler,
-                        std::vector<const CompiledCode*>& out);
+// Sets up the launch's compiled code (exec/compiled.cpp): compiles the
+// kernel and its direct callees now when ExecOptions::jit_hot is 0, else
+// sets the threshold at which jit_progress asks for them.
+void bind_compiled_code(LaunchState& L, uint32_t kernel);
+// At the launch's end: adds its instructions to the kernel's history.
+void jit_launch_end(LaunchState& L, uint64_t total);
+// Queues (or runs) the kernel's compilation, once per launch.
+void request_compile(LaunchState& L);
+// Called with the launch's warp instructions so far (exec/monitor.cpp).
+inline void jit_progress(LaunchState& L, uint64_t total) {
+  if (L.jit && !L.jit_asked.load(std::memory_order_relaxed) && L.jit_before + total >= L.jit_threshold)
+    request_compile(L);
+}
 
 // shfl/vote/match/redux/elect (.sync) and bar.warp.sync (exec/its.cpp).
 bool is_warp_sync(const Inst& in);

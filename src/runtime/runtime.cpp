@@ -145,6 +145,14 @@ Result<Options> options_from_env() {
                    "SOFTGPU_EXEC=jit: this softgpu was built without LLVM 16 (install llvm-16-dev and rebuild)"};
   }
   if (const char* v = std::getenv("SOFTGPU_JIT_VERBOSE"); v && *v && std::string(v) != "0") o.jit_verbose = true;
+  if (const char* h = std::getenv("SOFTGPU_JIT_HOT"); h && *h) {
+    auto v = parse_number<uint64_t>(h);
+    if (!v || *v > (1ull << 32))
+      return Error{Status::InitializationError,
+                   fmt::format("SOFTGPU_JIT_HOT='{}' is not a number of warp instructions per PTX instruction "
+                               "(0 = compile every kernel at its first launch)", h)};
+    o.jit_hot = *v;
+  }
   auto san = sanitize::options_from_env();
   if (!san) return san.error();
   o.sanitize = std::move(san.value());
@@ -182,6 +190,7 @@ void Runtime::start_jit() {
   jo.verbose = opts_.jit_verbose;
   std::string why;
   compiler_ = jit::make_compiler(jo, &why);
+  if (compiler_ && opts_.jit_hot) compile_queue_ = std::make_unique<exec::CompileQueue>(*compiler_);
   // Kernels still run, interpreted; the user asked for the JIT, so say why not.
   if (!compiler_) fmt::print(stderr, "softgpu: the JIT did not start ({}); kernels run interpreted\n", why);
 }
@@ -426,6 +435,8 @@ exec::ExecOptions Runtime::exec_options() const {
   o.sm_count = gpu_.sm_count;
   o.textures = texture_registry(*this);
   o.compiler = compiler_.get();
+  o.jit_hot = opts_.jit_hot;
+  o.compile_queue = compile_queue_.get();
   if (auto it = limits_.find(Limit::PrintfFifoSize); it != limits_.end()) o.printf_fifo_bytes = it->second;
   if (auto it = limits_.find(Limit::StackSize); it != limits_.end())
     o.local_bytes_per_thread = std::max<uint64_t>(o.local_bytes_per_thread, it->second);
