@@ -1,6 +1,9 @@
 // Compiled code for launches: the kernel and the functions it calls
 // directly, compiled once per program, at the first launch or, tiered,
-// once the kernel is hot (exec/compiled.h).
+// once the kernel is hot (exec/compiled.h): then by the host thread that
+// noticed, while the launch's other threads go on interpreting. (Not on a
+// thread of its own: one compiling while the process exits would run into
+// LLVM's function-local statics being destroyed under it.)
 #include "exec/compiled.h"
 
 #include <vector>
@@ -60,12 +63,6 @@ void compile_closure(const LoadedProgram& lp, uint32_t kernel, CodeCompiler& com
 
 }  // namespace
 
-ProgramCode::~ProgramCode() {
-  std::unique_lock lock(mu);
-  closing = true;
-  cv.wait(lock, [&] { return pending == 0; });
-}
-
 void bind_compiled_code(LaunchState& L, uint32_t kernel) {
   const ExecOptions& o = *L.opts;
   L.jit = o.compiler && !o.listener;
@@ -102,74 +99,13 @@ void request_compile(LaunchState& L) {
     if (lp.jit.requested[L.kernel_index]) return;
     lp.jit.requested[L.kernel_index] = 1;
   }
-  if (L.opts->compile_queue) L.opts->compile_queue->request(lp, L.kernel_index);
-  else compile_closure(lp, L.kernel_index, *L.opts->compiler);
+  compile_closure(lp, L.kernel_index, *L.opts->compiler);
 }
 
 void jit_launch_end(LaunchState& L, uint64_t total) {
   if (!L.jit) return;
   std::lock_guard lock(L.lp->jit.mu);
   L.lp->jit.executed[L.kernel_index] += total;
-}
-
-CompileQueue::CompileQueue(CodeCompiler& compiler) : compiler_(compiler) {
-  thread_ = std::thread([this] { work(); });
-}
-
-CompileQueue::~CompileQueue() {
-  {
-    std::lock_guard lock(mu_);
-    stop_ = true;
-  }
-  cv_.notify_all();
-  thread_.join();
-}
-
-void CompileQueue::request(const LoadedProgram& lp, uint32_t kernel) {
-  {
-    std::lock_guard lock(lp.jit.mu);
-    if (lp.jit.closing) return;
-    ++lp.jit.pending;
-  }
-  {
-    std::lock_guard lock(mu_);
-    queue_.emplace_back(&lp, kernel);
-  }
-  cv_.notify_all();
-}
-
-void CompileQueue::drain() {
-  std::unique_lock lock(mu_);
-  cv_.wait(lock, [&] { return queue_.empty() && !busy_; });
-}
-
-void CompileQueue::work() {
-  std::unique_lock lock(mu_);
-  for (;;) {
-    cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
-    if (queue_.empty()) return;  // stopping, nothing left
-    auto [lp, kernel] = queue_.front();
-    queue_.pop_front();
-    busy_ = true;
-    const bool stopping = stop_;
-    lock.unlock();
-    // Stopping or unloading: the job is dropped (the program interprets).
-    bool skip;
-    {
-      std::lock_guard l(lp->jit.mu);
-      skip = lp->jit.closing;
-    }
-    if (!skip && !stopping) compile_closure(*lp, kernel, compiler_);
-    {
-      // Last touch of the program: its destructor may go on after this.
-      std::lock_guard l(lp->jit.mu);
-      --lp->jit.pending;
-      lp->jit.cv.notify_all();
-    }
-    lock.lock();
-    busy_ = false;
-    cv_.notify_all();
-  }
 }
 
 }  // namespace softgpu::exec

@@ -13,12 +13,9 @@
 // runs only without a listener.
 #pragma once
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 namespace softgpu::exec {
@@ -71,42 +68,13 @@ class ProgramCode {
   ProgramCode() = default;
   ProgramCode(const ProgramCode&) = delete;
   ProgramCode& operator=(const ProgramCode&) = delete;
-  // Waits for the queued compilations of the program (they read it).
-  ~ProgramCode();
 
   std::mutex mu;
-  std::condition_variable cv;
   std::vector<std::shared_ptr<const CompiledCode>> compiled;  // by function
   std::unique_ptr<std::atomic<const CompiledCode*>[]> published;  // by function, once sized
   std::vector<uint8_t> tried;       // by function: compiled or given up
-  std::vector<uint8_t> requested;   // by kernel: its compilation was queued
+  std::vector<uint8_t> requested;   // by kernel: its compilation was asked for
   std::vector<uint64_t> executed;   // by kernel: warp instructions of its finished launches
-  uint32_t pending = 0;             // queued compilations
-  bool closing = false;             // the program is being unloaded: queued ones are dropped
-};
-
-// Compiles hot kernels on its own host thread while launches go on
-// interpreting them (ExecOptions::jit_hot); warps pick the code up at
-// their next scheduling quantum.
-class CompileQueue {
- public:
-  explicit CompileQueue(CodeCompiler& compiler);
-  ~CompileQueue();
-  CompileQueue(const CompileQueue&) = delete;
-  CompileQueue& operator=(const CompileQueue&) = delete;
-  // Queues the kernel and its direct callees; no-op if queued before.
-  void request(const LoadedProgram& lp, uint32_t kernel);
-  // Blocks until nothing is queued or compiling (tests, benchmarks).
-  void drain();
-
- private:
-  void work();
-  CodeCompiler& compiler_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<std::pair<const LoadedProgram*, uint32_t>> queue_;
-  bool busy_ = false, stop_ = false;
-  std::thread thread_;
 };
 
 }  // namespace softgpu::exec

@@ -117,12 +117,10 @@ struct ExecOptions {
   CodeCompiler* compiler = nullptr;
   // Tiered compilation: a kernel runs interpreted until it has executed
   // jit_hot warp instructions per PTX instruction of it and its direct
-  // callees (over all its launches), then is compiled, on compile_queue's
-  // thread when there is one (the launch goes on interpreting and switches
-  // when the code is ready), else on the host thread that noticed.
-  // 0 = compile at the first launch, before it starts.
+  // callees (over all its launches), then is compiled by the host thread
+  // that noticed (the launch's other threads go on interpreting; warps
+  // switch at their next quantum). 0 = compile at the first launch.
   uint64_t jit_hot = 0;
-  class CompileQueue* compile_queue = nullptr;
   uint32_t registers_per_thread = 0;  // from the machine code, for the listener (0 = unknown)
   const class TextureRegistry* textures = nullptr;  // texture/surface objects (exec/texture.h)
   // Device malloc heap (cudaLimitMallocHeapSize): created at the first launch

@@ -184,6 +184,9 @@ class Warp {
 
   // What compiled code starting at the SIMT top's pc gets (exec/compiled.h).
   BlockCtx block_ctx(uint32_t active);
+  // Compiled code calling the bound handler of the current function's
+  // instruction at `pc` for the lanes in `mask`.
+  void run_handler(uint32_t pc, uint32_t mask) { (*fns_)[pc](*this, fn_->code[pc], mask); }
 
   // ---- operand access for handlers ----
   const Function& fn() const { return *fn_; }

@@ -1,13 +1,18 @@
 // The LLVM side: one ORC LLJIT for the host CPU, one IR module per
-// compiled function, optimized and compiled at the first launch that
-// reaches it and freed with the program.
+// compiled function, optimized and compiled to an object file (or that
+// object taken from the on-disk cache, jit/cache.h), linked into the JIT
+// and freed with the last program using it. Identical functions (the same
+// IR) share their machine code within the process.
 #include <fmt/format.h>
+#include <llvm/Config/llvm-config.h>
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/SHA256.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -15,7 +20,10 @@
 #include <chrono>
 #include <cstdio>
 #include <mutex>
+#include <optional>
+#include <unordered_map>
 
+#include "jit/cache.h"
 #include "jit/helpers.h"
 #include "jit/jit.h"
 #include "jit/lower.h"
@@ -28,23 +36,45 @@ namespace {
 
 constexpr uint32_t kMaxCompiledInstructions = 2000;
 
+// Bumped when what a cache entry holds changes meaning.
+constexpr const char* kCacheFormat = "softgpu-jit-1";
+
+struct Machine;
+
 struct JitState {
   std::unique_ptr<orc::LLJIT> jit;
-  std::mutex mu;
-  uint64_t next_module = 0;
+  std::optional<orc::JITTargetMachineBuilder> jtmb;  // for code generation outside the JIT's own layers
+  std::string salt;  // what the code depends on besides the IR (cache keys)
+  std::optional<DiskCache> disk;
+  std::mutex mu;  // the JIT's dylib, `loaded`
+  std::unordered_map<std::string, std::weak_ptr<Machine>> loaded;  // by key
+  std::atomic<uint64_t> compiled{0}, from_disk{0}, reused{0};
 };
 
-// A function's blocks; removing its resource tracker frees the machine code.
-class Code final : public exec::CompiledCode {
- public:
+// One function's machine code in the JIT; removing its resource tracker
+// frees it.
+struct Machine {
   std::shared_ptr<JitState> st;
   orc::ResourceTrackerSP rt;
-  ~Code() override {
+  exec::BlockFn fn = nullptr;
+  ~Machine() {
     if (!rt) return;
     std::lock_guard lock(st->mu);
     llvm::consumeError(rt->remove());
   }
 };
+
+// A program's function: its blocks' entries into the shared machine code.
+class Code final : public exec::CompiledCode {
+ public:
+  std::shared_ptr<Machine> machine;
+};
+
+std::string hex(const std::array<uint8_t, 32>& d) {
+  std::string s;
+  for (uint8_t b : d) s += fmt::format("{:02x}", b);
+  return s;
+}
 
 std::string message(llvm::Error e) {
   std::string s;
@@ -87,17 +117,16 @@ class LlvmCompiler final : public exec::CodeCompiler {
     const std::vector<BlockRange> blocks = find_blocks(f, fns);
     if (blocks.empty()) return nullptr;
     auto ctx = std::make_unique<llvm::LLVMContext>();
-    uint64_t id;
-    {
-      std::lock_guard lock(st_->mu);
-      id = st_->next_module++;
-    }
-    auto mod = std::make_unique<llvm::Module>(fmt::format("softgpu_{}", id), *ctx);
+    auto mod = std::make_unique<llvm::Module>("softgpu", *ctx);
     mod->setDataLayout(st_->jit->getDataLayout());
     mod->setTargetTriple(st_->jit->getTargetTriple().str());
     LowerStats stats;
-    const std::string name = fmt::format("softgpu_{}_run", id);
-    lower_function(*ctx, *mod, name, f, fns, blocks, stats);
+    lower_function(*ctx, *mod, "softgpu_fn", f, fns, blocks, stats);
+    if (stats.failed) {
+      std::fprintf(stderr, "softgpu: jit: '%s' not compiled (a lowering could not name an operand); it runs "
+                   "interpreted\n", f.name.c_str());
+      return nullptr;
+    }
     std::string err;
     llvm::raw_string_ostream es(err);
     if (llvm::verifyModule(*mod, &es)) {
@@ -106,33 +135,89 @@ class LlvmCompiler final : public exec::CodeCompiler {
                    es.str().substr(0, 300).c_str());
       return nullptr;
     }
-    optimize(*mod);
+    // The key: the IR as text (no host addresses in it) and the salt.
+    std::string ir;
+    {
+      llvm::raw_string_ostream os(ir);
+      mod->print(os, nullptr);
+    }
+    llvm::SHA256 sha;
+    sha.update(st_->salt);
+    sha.update(ir);
+    const std::string key = hex(sha.final());
+    const std::string sym = "softgpu_" + key.substr(0, 40);
+    const char* how = "reused";
+    std::shared_ptr<Machine> m = find_loaded(key);
+    if (!m) {
+      std::optional<std::string> obj = st_->disk ? st_->disk->get(key) : std::nullopt;
+      how = obj ? "from the disk cache" : "compiled";
+      if (!obj) {
+        mod->getFunction("softgpu_fn")->setName(sym);
+        optimize(*mod);
+        orc::ConcurrentIRCompiler cc(*st_->jtmb);
+        auto buf = cc(*mod);
+        if (!buf) {
+          std::fprintf(stderr, "softgpu: jit: '%s' not compiled (%s); it runs interpreted\n", f.name.c_str(),
+                       message(buf.takeError()).c_str());
+          return nullptr;
+        }
+        obj = (*buf)->getBuffer().str();
+        if (st_->disk && !st_->disk->put(key, *obj) && opts_.verbose)
+          std::fprintf(stderr, "softgpu: jit: cannot write the cache in %s\n", st_->disk->dir().c_str());
+      }
+      m = add_object(key, sym, *obj, f.name);
+      if (!m) return nullptr;
+    }
+    ++(how[0] == 'r' ? st_->reused : how[0] == 'f' ? st_->from_disk : st_->compiled);
     auto code = std::make_shared<Code>();
-    code->st = st_;
+    code->machine = m;
     code->entry.assign(f.code.size(), nullptr);
-    std::lock_guard lock(st_->mu);
-    code->rt = st_->jit->getMainJITDylib().createResourceTracker();
-    if (auto e = st_->jit->addIRModule(code->rt, orc::ThreadSafeModule(std::move(mod), std::move(ctx)))) {
-      std::fprintf(stderr, "softgpu: jit: '%s' not compiled (%s); it runs interpreted\n", f.name.c_str(),
-                   message(std::move(e)).c_str());
-      return nullptr;
-    }
-    auto sym = st_->jit->lookup(name);
-    if (!sym) {
-      std::fprintf(stderr, "softgpu: jit: '%s' not compiled (%s); it runs interpreted\n", f.name.c_str(),
-                   message(sym.takeError()).c_str());
-      return nullptr;
-    }
-    for (const BlockRange& b : blocks) code->entry[b.begin] = sym->toPtr<exec::BlockFn>();
+    for (const BlockRange& b : blocks) code->entry[b.begin] = m->fn;
     if (opts_.verbose) {
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      std::fprintf(stderr, "softgpu: jit: '%s': %zu blocks, %u instructions compiled, %u through handlers, %.1f ms\n",
-                   f.name.c_str(), blocks.size(), stats.native, stats.handler, ms);
+      std::fprintf(stderr, "softgpu: jit: '%s': %zu blocks, %u instructions lowered, %u through handlers, %s, %.1f ms\n",
+                   f.name.c_str(), blocks.size(), stats.native, stats.handler, how, ms);
     }
     return code;
   }
 
+  const JitState& state() const { return *st_; }
+
  private:
+  std::shared_ptr<Machine> find_loaded(const std::string& key) {
+    std::lock_guard lock(st_->mu);
+    auto it = st_->loaded.find(key);
+    return it == st_->loaded.end() ? nullptr : it->second.lock();
+  }
+
+  // Links the object into the JIT (unless another thread did meanwhile).
+  // (Should a program be unloading the same function at this moment, its
+  // symbol may still be defined: the link fails and the function runs
+  // interpreted, with the message below.)
+  std::shared_ptr<Machine> add_object(const std::string& key, const std::string& sym, const std::string& obj,
+                                      const std::string& fname) {
+    std::lock_guard lock(st_->mu);
+    if (auto it = st_->loaded.find(key); it != st_->loaded.end())
+      if (auto m = it->second.lock()) return m;
+    auto m = std::make_shared<Machine>();
+    m->st = st_;
+    m->rt = st_->jit->getMainJITDylib().createResourceTracker();
+    auto fail = [&](llvm::Error e) -> std::shared_ptr<Machine> {
+      std::fprintf(stderr, "softgpu: jit: '%s' not compiled (%s); it runs interpreted\n", fname.c_str(),
+                   message(std::move(e)).c_str());
+      llvm::consumeError(m->rt->remove());
+      m->rt = nullptr;
+      return nullptr;
+    };
+    if (auto e = st_->jit->addObjectFile(m->rt, llvm::MemoryBuffer::getMemBufferCopy(obj, sym)))
+      return fail(std::move(e));
+    auto addr = st_->jit->lookup(sym);
+    if (!addr) return fail(addr.takeError());
+    m->fn = addr->toPtr<exec::BlockFn>();
+    st_->loaded[key] = m;
+    return m;
+  }
+
   std::shared_ptr<JitState> st_;
   JitOptions opts_;
 };
@@ -140,6 +225,12 @@ class LlvmCompiler final : public exec::CodeCompiler {
 }  // namespace
 
 bool available() { return true; }
+
+JitStats stats(const exec::CodeCompiler& c) {
+  const auto* l = dynamic_cast<const LlvmCompiler*>(&c);
+  if (!l) return {};
+  return {l->state().compiled.load(), l->state().from_disk.load(), l->state().reused.load()};
+}
 
 std::unique_ptr<exec::CodeCompiler> make_compiler(const JitOptions& opts, std::string* why) {
   static std::once_flag once;
@@ -156,9 +247,13 @@ std::unique_ptr<exec::CodeCompiler> make_compiler(const JitOptions& opts, std::s
   // The IR is optimized at O2 before code generation; the back end's own
   // optimizations buy little on it and cost most of the compile time.
   jtmb->setCodeGenOptLevel(llvm::CodeGenOpt::Less);
+  auto st = std::make_shared<JitState>();
+  st->jtmb = *jtmb;
+  st->salt = fmt::format("{} llvm {} {} cpu {} features {} O2 codegen-less\n", kCacheFormat, LLVM_VERSION_STRING,
+                         jtmb->getTargetTriple().str(), jtmb->getCPU(), jtmb->getFeatures().getString());
+  if (!opts.cache_dir.empty()) st->disk.emplace(opts.cache_dir);
   auto jit = orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
   if (!jit) return fail(message(jit.takeError()));
-  auto st = std::make_shared<JitState>();
   st->jit = std::move(*jit);
   auto& jd = st->jit->getMainJITDylib();
   orc::SymbolMap syms;

@@ -71,13 +71,10 @@ Emitter::Emitter(LLVMContext& c, Module& m, const std::string& name, const progr
   back_ = B.CreateAlloca(i32_);
   B.CreateStore(B.getInt32(0), count_);
   B.CreateStore(B.getInt32(0), back_);
-  exec_fn_ = M.getOrInsertFunction("softgpu_jit_exec", FunctionType::get(i32_, {ptr_, ptr_, ptr_, i32_}, false));
+  exec_fn_ = M.getOrInsertFunction("softgpu_jit_exec", FunctionType::get(i32_, {ptr_, i32_, i32_}, false));
   global_ok_fn_ = M.getOrInsertFunction("softgpu_jit_global_ok", FunctionType::get(i32_, {ptr_, i64_, i64_, i32_}, false));
-  src_fn_ = M.getOrInsertFunction("softgpu_jit_src", FunctionType::get(llvm::Type::getVoidTy(C), {ptr_, ptr_, ptr_}, false));
-}
-
-Value* Emitter::ptr_const(const void* p) {
-  return ConstantExpr::getIntToPtr(ConstantInt::get(i64_, reinterpret_cast<uint64_t>(p)), ptr_);
+  src_fn_ = M.getOrInsertFunction("softgpu_jit_src",
+                                  FunctionType::get(llvm::Type::getVoidTy(C), {ptr_, i32_, i32_, ptr_}, false));
 }
 
 void Emitter::make_blocks(size_t n) {
@@ -196,9 +193,10 @@ void Emitter::end_inst() {
 
 void Emitter::call_handler(const Inst& in, uint32_t pc, exec::ExecFn fn, uint32_t k) {
   // The pc is advanced before the handler runs, as the interpreter does,
-  // so that a fault names this instruction.
+  // so that a fault names this instruction. The code names the instruction
+  // by its pc: it holds no host address (the on-disk cache reuses it).
   B.CreateAlignedStore(B.getInt32(pc + 1), pcp_, MaybeAlign(4));
-  Value* faulted = B.CreateCall(exec_fn_, {warp_, ptr_const(&in), ptr_const(reinterpret_cast<const void*>(fn)), mask_});
+  Value* faulted = B.CreateCall(exec_fn_, {warp_, B.getInt32(pc), mask_});
   BasicBlock* stop = BasicBlock::Create(C, "fault", fn_);
   BasicBlock* go_on = BasicBlock::Create(C, "ok", fn_);
   B.CreateCondBr(B.CreateICmpNE(faulted, B.getInt32(0)), stop, go_on);
@@ -241,8 +239,16 @@ Value* Emitter::src_bits(const Operand& o) {
       return B.CreateVectorSplat(kLanes, B.CreateZExt(v, i64_));
     }
   }
+  // Materialized by the warp: named by the instruction's pc and the
+  // operand's index, which the operand must be one of.
+  const Inst& cur = pf_.code[cur_pc_];
+  const ptrdiff_t idx = &o - cur.o;
+  if (idx < 0 || idx >= ptrdiff_t(std::size(cur.o))) {
+    failed_ = true;
+    return splat(i64_, 0);
+  }
   Value* buf = bufs_[next_buf_++ % 4];
-  B.CreateCall(src_fn_, {warp_, ptr_const(&o), buf});
+  B.CreateCall(src_fn_, {warp_, B.getInt32(cur_pc_), B.getInt32(uint32_t(idx)), buf});
   return B.CreateAlignedLoad(vt, buf, MaybeAlign(8));
 }
 

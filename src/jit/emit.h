@@ -51,6 +51,8 @@ class Emitter {
   // The instruction being lowered: its pc, handler and count in the block
   // (for lowerings with a fast path that fall back to the handler).
   void set_current(uint32_t pc, exec::ExecFn fn, uint32_t k) { cur_pc_ = pc; cur_fn_ = fn; cur_count_ = k; }
+  // A lowering could not express what it needed: the function is not used.
+  bool failed() const { return failed_; }
 
  private:
   bool lower_mov(const program::Inst& in);
@@ -86,7 +88,6 @@ class Emitter {
   llvm::Value* splat(llvm::Type* elem, uint64_t bits);
   llvm::Value* ftz(llvm::Value* v);    // f32 subnormals to signed zero
   llvm::Value* canon(llvm::Value* v);  // NaN to the canonical NaN
-  llvm::Value* ptr_const(const void* p);
   void exit_at(uint32_t pc, uint32_t add);                 // *pc = pc, return the count + add
   void go(uint32_t pc, uint32_t add, int block, bool backward, uint32_t back_exit_pc, uint32_t back_add);
 
@@ -109,6 +110,7 @@ class Emitter {
   llvm::BasicBlock* next_bb_ = nullptr;
   uint32_t cur_pc_ = 0, cur_count_ = 0;
   exec::ExecFn cur_fn_ = nullptr;
+  bool failed_ = false;
 };
 
 }  // namespace softgpu::jit

@@ -10,7 +10,17 @@ namespace softgpu::jit {
 
 struct JitOptions {
   bool verbose = false;  // one line per compiled function on stderr
+  // Directory of the on-disk cache of compiled code (jit/cache.h); empty =
+  // no cache.
+  std::string cache_dir;
 };
+
+// What a compiler did so far: functions compiled by LLVM, loaded from the
+// disk cache, or reusing machine code already in the process.
+struct JitStats {
+  uint64_t compiled = 0, from_disk = 0, reused = 0;
+};
+JitStats stats(const exec::CodeCompiler& c);
 
 // True when the build has the JIT (LLVM was found at configure time).
 bool available();

@@ -95,6 +95,7 @@ void lower_function(llvm::LLVMContext& ctx, llvm::Module& m, const std::string& 
       }
     }
   }
+  stats.failed = e.failed();
 }
 
 }  // namespace softgpu::jit

@@ -35,6 +35,7 @@ std::vector<BlockRange> find_blocks(const program::Function& f, const std::vecto
 struct LowerStats {
   uint32_t native = 0;    // instructions lowered to IR
   uint32_t handler = 0;   // instructions that call their handler
+  bool failed = false;    // the IR is not usable (Emitter::failed)
 };
 
 // Emits the IR function `name` running the function's blocks.

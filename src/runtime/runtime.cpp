@@ -145,6 +145,16 @@ Result<Options> options_from_env() {
                    "SOFTGPU_EXEC=jit: this softgpu was built without LLVM 16 (install llvm-16-dev and rebuild)"};
   }
   if (const char* v = std::getenv("SOFTGPU_JIT_VERBOSE"); v && *v && std::string(v) != "0") o.jit_verbose = true;
+  // The JIT's on-disk cache: SOFTGPU_JIT_CACHE=DIR, or off; by default
+  // under $XDG_CACHE_HOME (else ~/.cache).
+  if (const char* c = std::getenv("SOFTGPU_JIT_CACHE"); c && *c) {
+    const std::string v = c;
+    o.jit_cache_dir = v == "0" || v == "off" ? "" : v;
+  } else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) {
+    o.jit_cache_dir = std::string(x) + "/softgpu/jit";
+  } else if (const char* home = std::getenv("HOME"); home && *home) {
+    o.jit_cache_dir = std::string(home) + "/.cache/softgpu/jit";
+  }
   if (const char* h = std::getenv("SOFTGPU_JIT_HOT"); h && *h) {
     auto v = parse_number<uint64_t>(h);
     if (!v || *v > (1ull << 32))
@@ -188,9 +198,9 @@ void Runtime::start_jit() {
   if (opts_.exec != Options::Exec::Jit) return;
   jit::JitOptions jo;
   jo.verbose = opts_.jit_verbose;
+  jo.cache_dir = opts_.jit_cache_dir;
   std::string why;
   compiler_ = jit::make_compiler(jo, &why);
-  if (compiler_ && opts_.jit_hot) compile_queue_ = std::make_unique<exec::CompileQueue>(*compiler_);
   // Kernels still run, interpreted; the user asked for the JIT, so say why not.
   if (!compiler_) fmt::print(stderr, "softgpu: the JIT did not start ({}); kernels run interpreted\n", why);
 }
@@ -436,7 +446,6 @@ exec::ExecOptions Runtime::exec_options() const {
   o.textures = texture_registry(*this);
   o.compiler = compiler_.get();
   o.jit_hot = opts_.jit_hot;
-  o.compile_queue = compile_queue_.get();
   if (auto it = limits_.find(Limit::PrintfFifoSize); it != limits_.end()) o.printf_fifo_bytes = it->second;
   if (auto it = limits_.find(Limit::StackSize); it != limits_.end())
     o.local_bytes_per_thread = std::max<uint64_t>(o.local_bytes_per_thread, it->second);

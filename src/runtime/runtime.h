@@ -60,16 +60,18 @@ struct Options {
   // options_from_env() makes the JIT the default when the build has it.
   enum class Exec { Interp, Jit } exec = Exec::Interp;
   bool jit_verbose = false;  // SOFTGPU_JIT_VERBOSE=1: a line per compiled function
-  // SOFTGPU_JIT_HOT: a kernel is compiled, on a background thread, once it
-  // has run this many warp instructions per PTX instruction interpreted
-  // (about the compile's own cost, docs/jit.md); 0 = at its first launch.
+  // SOFTGPU_JIT_HOT: a kernel is compiled once it has run this many warp
+  // instructions per PTX instruction interpreted (about the compile's own
+  // cost, docs/jit.md); 0 = at its first launch.
   uint64_t jit_hot = kDefaultJitHot;
   static constexpr uint64_t kDefaultJitHot = 10000;
+  // SOFTGPU_JIT_CACHE: where compiled code is kept between runs (empty: not kept).
+  std::string jit_cache_dir;
 };
 
 // Reads SOFTGPU_GPU, SOFTGPU_THREADS, SOFTGPU_WATCHDOG_SECONDS,
 // SOFTGPU_HOST_MEMORY_LIMIT (bytes, or with a K/M/G suffix), SOFTGPU_EXEC
-// ("interp" or "jit"), SOFTGPU_JIT_VERBOSE, SOFTGPU_JIT_HOT and
+// ("interp" or "jit"), SOFTGPU_JIT_VERBOSE, SOFTGPU_JIT_HOT, SOFTGPU_JIT_CACHE and
 // SOFTGPU_PROGRESS ("off" or seconds), SOFTGPU_TIMING ("1", "sampled" or
 // "full") and SOFTGPU_TIMING_REPORT (a file). A malformed value is an error naming
 // the variable.
@@ -358,7 +360,6 @@ class Runtime {
   std::unique_ptr<GraphManager> graphs_;       // runtime/graph.h
   std::unique_ptr<TextureManager> textures_;   // runtime/texture.h
   std::unique_ptr<exec::CodeCompiler> compiler_;  // the JIT (Options::exec), null = interpret
-  std::unique_ptr<exec::CompileQueue> compile_queue_;  // its background thread (tiered, Options::jit_hot)
 
 
   // ==========================================================================
