@@ -34,7 +34,7 @@ struct BlockCtx {
   uint32_t active = 0;        // lanes executing the block
   uint32_t reconv = 0;        // the SIMT entry's reconvergence pc: control returns there
   uint32_t converged = 0;     // 1 when the warp is not diverged: loops may stay in compiled code
-  uint32_t pad = 0;
+  uint32_t back = 0;          // out: backward branches the compiled code took (spin sampling)
   const std::byte* params = nullptr;  // the launch's kernel parameter buffer
   const uint32_t* tid = nullptr;      // %tid.x, .y, .z of the 32 lanes ([3][32])
   const uint32_t* ids = nullptr;      // %ntid.xyz, %ctaid.xyz, %nctaid.xyz

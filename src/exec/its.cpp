@@ -77,18 +77,22 @@ void Warp::note_back_branch(uint32_t pc) {
       return;
     }
   }
-  // Two consecutive backward branches are compared every spin_interval_
-  // backward branches: rarely in long loops that compute, often once the
-  // warp was seen spinning.
+  // Two consecutive backward branches the interpreter takes are compared
+  // every spin_interval_ backward branches: rarely in long loops that
+  // compute, often once the warp was seen spinning. (Compiled code takes up
+  // to 256 of a loop's backward branches between two the interpreter sees;
+  // they count too, and a loop whose state did not change over them spins.)
   const uint64_t n = ++back_branches_;
   if (n < spin_next_) return;
   const uint64_t h = state_hash();
-  if (n == spin_next_) {
+  if (!spin_armed_) {
+    spin_armed_ = true;
     spin_pc_ = pc;
     spin_depth_ = depth;
     spin_hash_ = h;
     return;
   }
+  spin_armed_ = false;
   const bool spin = pc == spin_pc_ && depth == spin_depth_ && h == spin_hash_;
   spin_interval_ = spin ? kSpinSample : std::min(spin_interval_ * 2, kSpinSampleMax);
   spin_next_ = n + spin_interval_;

@@ -148,6 +148,7 @@ bool Warp::step(uint64_t& n) {
       const uint32_t ran = block(&c);
       n += ran;
       compiled_ran_ += ran;
+      back_branches_ += c.back;  // for spin sampling (note_back_branch)
       if (ran || faulted_) return !faulted_;
       // Nothing ran: compiled code leaves this instruction (a divergent
       // branch, or a loop's backward branch it hands back) to the

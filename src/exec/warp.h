@@ -338,6 +338,7 @@ class Warp {
   uint32_t spun_ = 0;              // lanes seen spinning (its_yield runs others first)
   uint64_t back_branches_ = 0;     // backward branches taken, for sampling
   uint64_t spin_next_ = 1024;      // the next sample: compare this one and the next
+  bool spin_armed_ = false;        // a sample was taken: the next backward branch compares
   uint32_t spin_interval_ = 1024;
   uint64_t compiled_ran_ = 0;  // warp instructions compiled blocks ran
   uint32_t spin_pc_ = 0;

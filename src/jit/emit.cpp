@@ -49,6 +49,7 @@ Emitter::Emitter(LLVMContext& c, Module& m, const std::string& name, const progr
   B.SetInsertPoint(entry);
   // BlockCtx (exec/compiled.h): regs, preds, pc, warp, shared, shared_size, active.
   Value* ctx = fn_->getArg(0);
+  ctx_ = ctx;
   auto field = [&](unsigned off, llvm::Type* t) {
     return B.CreateAlignedLoad(t, B.CreateConstInBoundsGEP1_64(i8_, ctx, off), MaybeAlign(8));
   };
@@ -104,7 +105,13 @@ void Emitter::begin_block(size_t i, bool full) {
 
 void Emitter::exit_at(uint32_t pc, uint32_t add) {
   B.CreateAlignedStore(B.getInt32(pc), pcp_, MaybeAlign(4));
-  B.CreateRet(B.CreateAdd(B.CreateLoad(i32_, count_), B.getInt32(add)));
+  ret(B.CreateAdd(B.CreateLoad(i32_, count_), B.getInt32(add)));
+}
+
+// Returns `count` executed instructions, with BlockCtx::back set.
+void Emitter::ret(Value* count) {
+  B.CreateAlignedStore(B.CreateLoad(i32_, back_), B.CreateConstInBoundsGEP1_64(i8_, ctx_, 60), MaybeAlign(4));
+  B.CreateRet(count);
 }
 
 // Continues at `pc` (block `block`, -1 for none) after `add` more
@@ -201,7 +208,7 @@ void Emitter::call_handler(const Inst& in, uint32_t pc, exec::ExecFn fn, uint32_
   BasicBlock* go_on = BasicBlock::Create(C, "ok", fn_);
   B.CreateCondBr(B.CreateICmpNE(faulted, B.getInt32(0)), stop, go_on);
   B.SetInsertPoint(stop);
-  B.CreateRet(B.CreateAdd(B.CreateLoad(i32_, count_), B.getInt32(k + 1)));
+  ret(B.CreateAdd(B.CreateLoad(i32_, count_), B.getInt32(k + 1)));
   B.SetInsertPoint(go_on);
 }
 

@@ -89,6 +89,7 @@ class Emitter {
   llvm::Value* ftz(llvm::Value* v);    // f32 subnormals to signed zero
   llvm::Value* canon(llvm::Value* v);  // NaN to the canonical NaN
   void exit_at(uint32_t pc, uint32_t add);                 // *pc = pc, return the count + add
+  void ret(llvm::Value* count);
   void go(uint32_t pc, uint32_t add, int block, bool backward, uint32_t back_exit_pc, uint32_t back_add);
 
   llvm::LLVMContext& C;
@@ -97,6 +98,7 @@ class Emitter {
   const program::Function& pf_;
   llvm::Function* fn_ = nullptr;
   llvm::Type *i1_, *i8_, *i16_, *i32_, *i64_, *f32_, *f64_, *ptr_;
+  llvm::Value* ctx_ = nullptr;
   llvm::Value *regs_, *preds_, *pcp_, *warp_, *shared_, *shared_size_, *active_, *params_, *tid_, *ids_;
   llvm::Value* active_loaded_ = nullptr;
   llvm::Value *reconv_ = nullptr, *converged_ = nullptr, *count_ = nullptr, *back_ = nullptr;
