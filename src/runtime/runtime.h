@@ -64,7 +64,7 @@ struct Options {
   // instructions per PTX instruction interpreted (about the compile's own
   // cost, docs/jit.md); 0 = at its first launch.
   uint64_t jit_hot = kDefaultJitHot;
-  static constexpr uint64_t kDefaultJitHot = 10000;
+  static constexpr uint64_t kDefaultJitHot = 30000;
   // SOFTGPU_JIT_CACHE: where compiled code is kept between runs (empty: not kept).
   std::string jit_cache_dir;
 };
