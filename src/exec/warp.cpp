@@ -14,6 +14,13 @@ using OK = Operand::Kind;
 using program::Sreg;
 using ptx::Space;
 
+// offsetof on a class that is not standard-layout: conditionally supported,
+// and supported by the compilers softgpu builds with (no virtual bases).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+size_t Warp::arena_view_offset() { return offsetof(Warp, arena_); }
+#pragma GCC diagnostic pop
+
 void LaunchState::report(Fault f) {
   std::lock_guard lock(mu);
   if (!fault) fault = std::move(f);
@@ -21,8 +28,7 @@ void LaunchState::report(Fault f) {
 }
 
 Warp::Warp(LaunchState& L, Cta& cta, uint32_t warp_id, uint32_t nlanes)
-    : L_(L), cta_(cta), warp_id_(warp_id), arena_base_(L.arena_base), arena_size_(L.arena_size),
-      arena_flags_(L.arena_flags) {
+    : L_(L), cta_(cta), warp_id_(warp_id), arena_{L.arena_base, L.arena_size, L.arena_flags} {
   valid_ = nlanes >= 32 ? kFullMask : ((1u << nlanes) - 1);
   const uint32_t bx = L.block.x, by = L.block.y;
   for (uint32_t l = 0; l < kWarpSize; ++l) {
@@ -593,10 +599,10 @@ Cta* Warp::shared_target(uint64_t addr, uint64_t& offset) const {
 }
 
 bool Warp::global_mapped(uint64_t addr, uint32_t size) const {
-  const uint64_t off = addr - arena_base_;
-  if (off < arena_size_ && size <= arena_size_ - off) {
+  const uint64_t off = addr - arena_.base;
+  if (off < arena_.size && size <= arena_.size - off) {
     for (uint64_t c = off >> Arena::kChunkShift; c <= (off + size - 1) >> Arena::kChunkShift; ++c)
-      if (!(arena_flags_[c].load(std::memory_order_relaxed) & Arena::kMapped)) return false;
+      if (!(arena_.flags[c].load(std::memory_order_relaxed) & Arena::kMapped)) return false;
     return true;
   }
   return L_.external.find(addr, size) != nullptr;
@@ -707,12 +713,12 @@ std::byte* Warp::translate(Space space, uint64_t addr, uint32_t size, uint32_t l
                           size, what, addr));
         return nullptr;
       };
-      const uint64_t off = addr - arena_base_;
-      if (off < arena_size_ && size <= arena_size_ - off) {
+      const uint64_t off = addr - arena_.base;
+      if (off < arena_.size && size <= arena_.size - off) {
         // In the arena: every chunk the access overlaps must be mapped.
         uint8_t all = 0xff, any = 0;
         for (uint64_t c = off >> Arena::kChunkShift; c <= (off + size - 1) >> Arena::kChunkShift; ++c) {
-          const uint8_t f = arena_flags_[c].load(std::memory_order_relaxed);
+          const uint8_t f = arena_.flags[c].load(std::memory_order_relaxed);
           all &= f;
           any |= f;
         }

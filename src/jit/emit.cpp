@@ -137,7 +137,13 @@ void Emitter::go(uint32_t pc, uint32_t add, int block, bool backward, uint32_t b
     B.SetInsertPoint(into);
   }
   B.CreateStore(B.CreateAdd(B.CreateLoad(i32_, count_), B.getInt32(add)), count_);
-  B.CreateBr(blocks_[full_ ? 0 : 1][size_t(block)]);
+  if (full_) {
+    B.CreateBr(blocks_[0][size_t(block)]);
+  } else {
+    // A full warp is here after a fallback of the full copy (the mask
+    // does not change within a run): back to the full copy.
+    B.CreateCondBr(B.CreateICmpEQ(active_, B.getInt32(~0u)), blocks_[0][size_t(block)], blocks_[1][size_t(block)]);
+  }
   B.SetInsertPoint(out);
   if (backward) exit_at(back_exit_pc, back_add);
   else exit_at(pc, add);
@@ -205,6 +211,26 @@ void Emitter::call_handler(const Inst& in, uint32_t pc, exec::ExecFn fn, uint32_
   B.SetInsertPoint(stop);
   B.CreateRet(B.CreateAdd(B.CreateLoad(i32_, count_), B.getInt32(k + 1)));
   B.SetInsertPoint(go_on);
+}
+
+BasicBlock* Emitter::fallback(BasicBlock* done) {
+  if (full_) {
+    if (any_entry_.size() <= cur_pc_) any_entry_.resize(pf_.code.size() + 1, nullptr);
+    if (!any_entry_[cur_pc_]) any_entry_[cur_pc_] = BasicBlock::Create(C, "fallback", fn_);
+    return any_entry_[cur_pc_];
+  }
+  BasicBlock* slow = BasicBlock::Create(C, "checked", fn_);
+  IRBuilderBase::InsertPointGuard keep(B);
+  B.SetInsertPoint(slow);
+  call_handler(pf_.code[cur_pc_], cur_pc_, cur_fn_, cur_count_);
+  B.CreateBr(done);
+  return slow;
+}
+
+void Emitter::enter_any(uint32_t pc) {
+  if (pc >= any_entry_.size() || !any_entry_[pc]) return;
+  B.CreateBr(any_entry_[pc]);
+  B.SetInsertPoint(any_entry_[pc]);
 }
 
 // ---- operands ----

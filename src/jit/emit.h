@@ -51,6 +51,9 @@ class Emitter {
   // The instruction being lowered: its pc, handler and count in the block
   // (for lowerings with a fast path that fall back to the handler).
   void set_current(uint32_t pc, exec::ExecFn fn, uint32_t k) { cur_pc_ = pc; cur_fn_ = fn; cur_count_ = k; }
+  // In the any-mask copy, before instruction `pc`: continues in the block
+  // the full copy's fallbacks for that instruction branch to (if any).
+  void enter_any(uint32_t pc);
 
  private:
   bool lower_mov(const program::Inst& in);
@@ -69,6 +72,29 @@ class Emitter {
   // The access of a checked ld/st at lane addresses `addr` (offsets from
   // `host_base`, or host addresses when it is null).
   void memory_access(const program::Inst& in, llvm::Value* addr, llvm::Value* mv, llvm::Value* host_base);
+  // Where a native lowering goes when its fast path does not apply: in the
+  // full copy, the any-mask copy of this instruction (its handler, then the
+  // rest of the block there), so that the fast path never merges with a
+  // handler call and register values stay in SSA across instructions; in
+  // the any-mask copy, a handler call that rejoins at `done`.
+  llvm::BasicBlock* fallback(llvm::BasicBlock* done);
+  // ld/st through the address register's lanes `base` plus `imm`, for
+  // lane patterns of a half warp (every active lane of each half at one
+  // address, or at consecutive elements): scalar checks of each half's
+  // extent (`shared`: this CTA's shared memory; else global memory through
+  // softgpu_jit_global_ok), then scalar or half-warp vector accesses.
+  // Branches to `generic` when neither pattern holds or a check fails, to
+  // `done` after the access.
+  void patterned_access(const program::Inst& in, llvm::Value* base, int64_t imm, bool shared,
+                        llvm::BasicBlock* generic, llvm::BasicBlock* done);
+  llvm::Value* first_lane(int half);          // i32 index of the half's first active lane (its last if none)
+  llvm::Value* halves(llvm::Value* a, llvm::Value* b);  // lanes 0-15: a, 16-31: b
+  // True if global [lo, lo + bytes) is memory the warp may access without
+  // the checked path, as Warp::in_cached_range decides: the arena's chunk
+  // flags inline, a call for anything outside the arena.
+  llvm::Value* global_ok(llvm::Value* lo, llvm::Value* bytes, bool write);
+  llvm::Value* region_ok(llvm::Value* lo0, llvm::Value* lo1, uint64_t extent, uint32_t size, bool shared,
+                         bool write);
 
   // Operands.
   bool plain_source(const program::Operand& o) const;  // an operand src_bits can read
@@ -109,6 +135,8 @@ class Emitter {
   llvm::BasicBlock* next_bb_ = nullptr;
   uint32_t cur_pc_ = 0, cur_count_ = 0;
   exec::ExecFn cur_fn_ = nullptr;
+  llvm::Value* arena_[3] = {};  // the warp's ArenaView: base, size, flags (loaded at the entry)
+  std::vector<llvm::BasicBlock*> any_entry_;  // by pc: where the full copy falls back to (or null)
 };
 
 }  // namespace softgpu::jit
