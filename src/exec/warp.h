@@ -192,7 +192,7 @@ class Warp {
   uint64_t cl_phase = 0;       // cluster phase of this warp's last barrier.cluster.arrive
   // Called by the scheduler when the barrier completes.
   void finish_barrier(uint32_t popc_total, bool all, bool any);
-  uint32_t live_threads() const { return uint32_t(std::popcount(valid_ & ~exited_)); }
+  uint32_t live_threads() const { return lane_count(valid_ & ~exited_); }
 
   // What compiled code starting at the SIMT top's pc gets (exec/compiled.h).
   BlockCtx block_ctx(uint32_t active);
