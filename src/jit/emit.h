@@ -51,6 +51,11 @@ class Emitter {
   // The instruction being lowered: its pc, handler and count in the block
   // (for lowerings with a fast path that fall back to the handler).
   void set_current(uint32_t pc, exec::ExecFn fn, uint32_t k) { cur_pc_ = pc; cur_fn_ = fn; cur_count_ = k; }
+  // After the last block: marks the accesses of the warp's registers, of
+  // its predicates and of shared and global memory as disjoint (scoped
+  // alias metadata), so that a store to memory does not make the optimizer
+  // reload register values or keep loop-invariant ones in the loop.
+  void annotate_aliasing();
   // In the any-mask copy, before instruction `pc`: continues in the block
   // the full copy's fallbacks for that instruction branch to (if any).
   void enter_any(uint32_t pc);
@@ -81,20 +86,21 @@ class Emitter {
   // ld/st through the address register's lanes `base` plus `imm`, for
   // lane patterns of a half warp (every active lane of each half at one
   // address, or at consecutive elements): scalar checks of each half's
-  // extent (`shared`: this CTA's shared memory; else global memory through
-  // softgpu_jit_global_ok), then scalar or half-warp vector accesses.
+  // extent (`shared`: this CTA's shared memory; else global memory, by the
+  // arena's chunk flags), then scalar or half-warp vector accesses.
   // Branches to `generic` when neither pattern holds or a check fails, to
   // `done` after the access.
   void patterned_access(const program::Inst& in, llvm::Value* base, int64_t imm, bool shared,
                         llvm::BasicBlock* generic, llvm::BasicBlock* done);
   llvm::Value* first_lane(int half);          // i32 index of the half's first active lane (its last if none)
   llvm::Value* halves(llvm::Value* a, llvm::Value* b);  // lanes 0-15: a, 16-31: b
-  // True if global [lo, lo + bytes) is memory the warp may access without
-  // the checked path, as Warp::in_cached_range decides: the arena's chunk
-  // flags inline, a call for anything outside the arena.
-  llvm::Value* global_ok(llvm::Value* lo, llvm::Value* bytes, bool write);
+  // True if global [lo, lo + bytes), inside the arena, is memory the warp
+  // may access without the checked path, as Warp::in_cached_range decides
+  // from the chunk flags; a range outside the arena branches to `outside`
+  // (the handler then decides, for pinned and registered host memory).
+  llvm::Value* global_ok(llvm::Value* lo, llvm::Value* bytes, bool write, llvm::BasicBlock* outside);
   llvm::Value* region_ok(llvm::Value* lo0, llvm::Value* lo1, uint64_t extent, uint32_t size, bool shared,
-                         bool write);
+                         bool write, llvm::BasicBlock* outside);
 
   // Operands.
   bool plain_source(const program::Operand& o) const;  // an operand src_bits can read

@@ -96,6 +96,7 @@ void lower_function(llvm::LLVMContext& ctx, llvm::Module& m, const std::string& 
       }
     }
   }
+  e.annotate_aliasing();
 }
 
 }  // namespace softgpu::jit

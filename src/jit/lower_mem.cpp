@@ -5,11 +5,11 @@
 // (aligned, inside this CTA's shared memory; global memory the warp already
 // reached, checked once for the lanes' whole address range) and takes one
 // vector access or a gather or scatter. Global ranges are checked against
-// the arena's chunk flags inline (Warp::in_cached_range's test). When a
-// check fails, the instruction's handler runs it (the any-mask copy of the
-// block, emit.cpp's fallback) and reports any fault. Lanes store in lane
-// order, as the handler does, so the highest of several lanes writing one
-// address wins.
+// the arena's chunk flags inline (Warp::in_cached_range's test; memory
+// outside the arena is left to the handler). When a check fails, the
+// instruction's handler runs it (the any-mask copy of the block, emit.cpp's
+// fallback) and reports any fault. Lanes store in lane order, as the
+// handler does, so the highest of several lanes writing one address wins.
 #include <llvm/IR/Intrinsics.h>
 
 #include <algorithm>
@@ -81,9 +81,11 @@ Value* Emitter::halves(Value* a, Value* b) {
 
 // True if [lo0, lo0 + extent) and [lo1, lo1 + extent) are size-aligned and
 // inside this CTA's shared memory (`shared`), or inside global memory the
-// warp may access directly (one softgpu_jit_global_ok check of the range
-// over both, when it is at most an arena chunk: the check is exact there).
-Value* Emitter::region_ok(Value* lo0, Value* lo1, uint64_t extent, uint32_t size, bool shared, bool write) {
+// warp may access directly (one check of the range over both, when it is at
+// most an arena chunk: the check is exact there; outside the arena it
+// branches to `outside`).
+Value* Emitter::region_ok(Value* lo0, Value* lo1, uint64_t extent, uint32_t size, bool shared, bool write,
+                          BasicBlock* outside) {
   Value* aligned = B.CreateICmpEQ(B.CreateAnd(B.CreateOr(lo0, lo1), B.getInt64(size - 1)), B.getInt64(0));
   if (shared) {
     auto inside = [&](Value* lo) {
@@ -96,10 +98,10 @@ Value* Emitter::region_ok(Value* lo0, Value* lo1, uint64_t extent, uint32_t size
   Value* hi = B.CreateAdd(B.CreateBinaryIntrinsic(Intrinsic::umax, lo0, lo1), B.getInt64(extent));
   Value* bytes = B.CreateSub(hi, lo);
   Value* small = B.CreateAnd(aligned, B.CreateICmpULE(bytes, B.getInt64(exec::Arena::kChunk)));
-  return B.CreateAnd(small, global_ok(lo, bytes, write));
+  return B.CreateAnd(small, global_ok(lo, bytes, write, outside));
 }
 
-Value* Emitter::global_ok(Value* lo, Value* bytes, bool write) {
+Value* Emitter::global_ok(Value* lo, Value* bytes, bool write, BasicBlock* outside) {
   if (!arena_[0]) {  // the warp's ArenaView, once, at the function's entry
     IRBuilder<> eb(fn_->getEntryBlock().getTerminator());
     Value* view = eb.CreateConstInBoundsGEP1_64(i8_, warp_, exec::Warp::arena_view_offset());
@@ -110,14 +112,14 @@ Value* Emitter::global_ok(Value* lo, Value* bytes, bool write) {
   Value* off = B.CreateSub(lo, arena_[0]);
   Value* in = B.CreateAnd(B.CreateICmpULT(off, arena_[1]), B.CreateICmpULE(bytes, B.CreateSub(arena_[1], off)));
   BasicBlock* arena = BasicBlock::Create(C, "arena_flags", fn_);
-  BasicBlock* other = BasicBlock::Create(C, "outside_arena", fn_);
-  BasicBlock* done = BasicBlock::Create(C, "range_known", fn_);
-  B.CreateCondBr(in, arena, other);
+  B.CreateCondBr(in, arena, outside);
   B.SetInsertPoint(arena);
   auto flags = [&](Value* o) {
     Value* p = B.CreateGEP(i8_, arena_[2], B.CreateLShr(o, exec::Arena::kChunkShift));
     LoadInst* f = B.CreateAlignedLoad(i8_, p, MaybeAlign(1));
-    f->setAtomic(AtomicOrdering::Monotonic);  // std::memory_order_relaxed, as in_cached_range reads them
+    // Atomic as in_cached_range reads them (relaxed); unordered, so that
+    // the optimizer may still keep register values across it.
+    f->setAtomic(AtomicOrdering::Unordered);
     return f;
   };
   Value* fa = flags(off);
@@ -125,17 +127,7 @@ Value* Emitter::global_ok(Value* lo, Value* bytes, bool write) {
   constexpr uint8_t need = exec::Arena::kMapped | exec::Arena::kTouched;
   Value* ok = B.CreateICmpEQ(B.CreateAnd(B.CreateAnd(fa, fb), B.getInt8(need)), B.getInt8(need));
   if (write) ok = B.CreateAnd(ok, B.CreateICmpEQ(B.CreateAnd(B.CreateOr(fa, fb), B.getInt8(exec::Arena::kConst)), B.getInt8(0)));
-  BasicBlock* arena_end = B.GetInsertBlock();
-  B.CreateBr(done);
-  B.SetInsertPoint(other);
-  Value* call = B.CreateCall(global_ok_fn_, {warp_, lo, bytes, B.getInt32(write ? 1 : 0)});
-  Value* ok2 = B.CreateICmpNE(call, B.getInt32(0));
-  B.CreateBr(done);
-  B.SetInsertPoint(done);
-  PHINode* phi = B.CreatePHI(i1_, 2);
-  phi->addIncoming(ok, arena_end);
-  phi->addIncoming(ok2, other);
-  return phi;
+  return ok;
 }
 
 // The access patterns of tiled kernels, by half warp: lanes of a half at
@@ -187,7 +179,7 @@ void Emitter::patterned_access(const Inst& in, Value* base, int64_t imm, bool sh
     B.SetInsertPoint(bcheck);
     Value* a0 = B.CreateAdd(r0, imm64);
     Value* a1 = B.CreateAdd(r1, imm64);
-    B.CreateCondBr(region_ok(a0, a1, size, size, shared, false), bgo, generic);
+    B.CreateCondBr(region_ok(a0, a1, size, size, shared, false, generic), bgo, generic);
     B.SetInsertPoint(bgo);
     Value* x0 = B.CreateAlignedLoad(et, ptr(a0), Align(size));
     Value* x1 = B.CreateAlignedLoad(et, ptr(a1), Align(size));
@@ -197,7 +189,7 @@ void Emitter::patterned_access(const Inst& in, Value* base, int64_t imm, bool sh
   B.SetInsertPoint(check);
   Value* s0 = B.CreateAdd(d0, imm64);
   Value* s1 = B.CreateAdd(d1, B.getInt64(uint64_t(imm) + uint64_t(half) * size));
-  B.CreateCondBr(region_ok(s0, s1, uint64_t(half) * size, size, shared, is_st), go, generic);
+  B.CreateCondBr(region_ok(s0, s1, uint64_t(half) * size, size, shared, is_st, generic), go, generic);
   B.SetInsertPoint(go);
   SmallVector<int, 16> lo_idx, hi_idx, all_idx;
   for (uint32_t l = 0; l < half; ++l) {
@@ -341,7 +333,7 @@ bool Emitter::lower_global(const Inst& in) {
   Value* small = B.CreateAnd(B.CreateICmpEQ(mis, B.getInt64(0)), B.CreateICmpULE(bytes, B.getInt64(exec::Arena::kChunk)));
   B.CreateCondBr(small, check, slow);
   B.SetInsertPoint(check);
-  B.CreateCondBr(global_ok(lo, bytes, is_st), fast, slow);
+  B.CreateCondBr(global_ok(lo, bytes, is_st, slow), fast, slow);
   B.SetInsertPoint(fast);
   memory_access(in, addr, mv, nullptr);
   B.CreateBr(done);
