@@ -26,6 +26,9 @@ inline LaneType int_type(uint32_t bits, bool is_signed) { return {LaneType::Int,
 
 struct BlockRange;  // jit/lower.h
 
+// True if a global ld/st's modifiers change nothing here (lower_mem.cpp).
+bool plain_global_mods(const program::Inst& in);
+
 class Emitter {
  public:
   Emitter(llvm::LLVMContext& c, llvm::Module& m, const std::string& name, const program::Function& f);
@@ -74,6 +77,7 @@ class Emitter {
   bool lower_cvta(const program::Inst& in);
   bool lower_pred_logic(const program::Inst& in);
   bool lower_global(const program::Inst& in);
+  bool lower_vector_mem(const program::Inst& in);  // ld/st.v2/.v4, shared and global (lower_vec.cpp)
   // The access of a checked ld/st at lane addresses `addr` (offsets from
   // `host_base`, or host addresses when it is null).
   void memory_access(const program::Inst& in, llvm::Value* addr, llvm::Value* mv, llvm::Value* host_base);
@@ -92,6 +96,7 @@ class Emitter {
   // `done` after the access.
   void patterned_access(const program::Inst& in, llvm::Value* base, int64_t imm, bool shared,
                         llvm::BasicBlock* generic, llvm::BasicBlock* done);
+  llvm::Value* every_active(llvm::Value* eq);  // every active lane's bit of the <32 x i1> is set
   llvm::Value* first_lane(int half);          // i32 index of the half's first active lane (its last if none)
   llvm::Value* halves(llvm::Value* a, llvm::Value* b);  // lanes 0-15: a, 16-31: b
   // True if global [lo, lo + bytes), inside the arena, is memory the warp

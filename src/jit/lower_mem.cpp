@@ -65,6 +65,11 @@ bool Emitter::lower_shared(const Inst& in) {
   return true;
 }
 
+Value* Emitter::every_active(Value* eq) {
+  Value* bits = B.CreateBitCast(B.CreateOr(eq, B.CreateNot(mask_vec())), i32_);
+  return B.CreateICmpEQ(bits, B.getInt32(~0u));
+}
+
 Value* Emitter::first_lane(int half) {
   Value* m = half ? B.CreateLShr(mask_, 16) : mask_;
   Value* i = B.CreateBinaryIntrinsic(Intrinsic::cttz, B.CreateOr(m, B.getInt32(0x8000)), B.getTrue());
@@ -287,9 +292,10 @@ bool Emitter::lower_param(const Inst& in) {
 
 // Modifiers a global ld/st may carry without changing what it does here:
 // cache operators, eviction hints and the memory model's weak/relaxed
-// forms (execution is sequentially consistent per access).
-static bool plain_global_mods(const Inst& in) {
-  static const std::string_view ok[] = {".global", ".nc", ".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt",
+// forms (execution is sequentially consistent per access); the vector
+// widths (m.vec says which).
+bool plain_global_mods(const Inst& in) {
+  static const std::string_view ok[] = {".global", ".nc", ".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt", ".v2", ".v4",
                                         ".volatile", ".weak", ".relaxed", ".cta", ".gpu", ".sys",
                                         ".L1::evict_normal", ".L1::evict_unchanged", ".L1::evict_first",
                                         ".L1::evict_last", ".L1::no_allocate", ".L2::64B", ".L2::128B", ".L2::256B"};

@@ -1,12 +1,15 @@
-// The JIT's memory paths (src/jit/lower_mem.cpp) against the handlers:
-// ld/st.shared and ld/st.global at the lane addresses of tiled kernels
+// The JIT's memory paths (src/jit/lower_mem.cpp, lower_vec.cpp) against the
+// handlers: ld/st.shared and ld/st.global, scalar and .v2/.v4, at the lane
+// addresses of tiled kernels
 // (consecutive, two half-warp runs apart, overlapping or swapped, a
 // broadcast, a broadcast per half warp) and at others (gaps, reversed, one
 // lane off the run), without a guard and under guards that leave a half
 // warp or scattered lanes; and the faults (a lane or a half warp past the
 // end, misaligned lanes) with the same report and the same partial writes.
+#include <algorithm>
 #include <cstring>
 #include <functional>
+#include <vector>
 
 #include "jit_diff_util.h"
 
@@ -17,7 +20,8 @@ using isa::Opcode;
 
 namespace {
 
-constexpr uint32_t kShared = 1024;  // the CTA's shared memory in these tests
+constexpr uint32_t kShared = 4096;  // the CTA's shared memory in these tests
+constexpr uint64_t kWindow = 4096;  // the global bytes compared, at each end of the buffer
 
 // Lane l's offset from the start of the region, for elements of `size`
 // bytes; `end` is where accessible memory ends (the region's size).
@@ -61,8 +65,8 @@ struct GlobalBuffer {
     end = ab + ((base + (64 << 10) - ab + Arena::kChunk - 1) / Arena::kChunk) * Arena::kChunk - base;
     EXPECT_EQ(mem.prepare_write(reinterpret_cast<void*>(base), 64 << 10, "test", nullptr), Status::Success);
   }
-  // The bytes a test may touch: the first and the last KiB before `end`.
-  std::byte* window(int i) { return reinterpret_cast<std::byte*>(base + (i ? end - 1024 : 0)); }
+  // The bytes a test may touch: the first and the last kWindow before `end`.
+  std::byte* window(int i) { return reinterpret_cast<std::byte*>(base + (i ? end - kWindow : 0)); }
 };
 GlobalBuffer& global_buffer() {
   static GlobalBuffer g;
@@ -80,24 +84,27 @@ struct Run {
   }
 };
 
-void check_access(const Inst& in, const Pattern& p, bool global, uint32_t guard) {
-  const uint32_t size = program::type_size(in.type);
+// `elems`: a vector form's element operands (the function's vec_operands).
+void check_access(const Inst& in, const Pattern& p, bool global, uint32_t guard,
+                  const std::vector<Operand>& elems = {}) {
+  const uint32_t size = program::type_size(in.type) * std::max<uint32_t>(in.m.vec, 1);  // bytes per lane
   GlobalBuffer& g = global_buffer();
   const uint64_t region = global ? g.base : 0, end = global ? g.end : kShared;
   Run runs[2] = {Run(false, global), Run(true, global)};
   for (Run& r : runs) {
+    r.side.h.lp.prog.functions[0].vec_operands = elems;
     r.side.seed(7);
     for (uint32_t l = 0; l < 32; ++l) r.side.h.reg(3)[l] = region + p.at(l, size, end) - uint64_t(in.o[in.op == Opcode::St ? 0 : 1].imm);
     r.side.h.pred(5) = guard;
     if (global) {
       std::mt19937_64 rng(11);
       for (int i = 0; i < 2; ++i)
-        for (size_t b = 0; b < 1024; ++b) g.window(i)[b] = std::byte(rng());
+        for (size_t b = 0; b < kWindow; ++b) g.window(i)[b] = std::byte(rng());
     }
     std::shared_ptr<const CompiledCode> keep;
     ASSERT_TRUE(r.side.exec(in, kFullMask, keep));
     if (global)
-      for (int i = 0; i < 2; ++i) r.global.insert(r.global.end(), g.window(i), g.window(i) + 1024);
+      for (int i = 0; i < 2; ++i) r.global.insert(r.global.end(), g.window(i), g.window(i) + kWindow);
   }
   const WarpHarness &a = runs[0].side.h, &b = runs[1].side.h;
   const std::string what = in.text() + " at " + p.name + (in.has_guard ? " guarded" : "");
@@ -130,7 +137,39 @@ void check_space(ptx::Space space) {
       }
 }
 
+Operand vec(uint32_t n) {
+  Operand v;
+  v.kind = Operand::Kind::Vec;
+  v.vec_begin = 0;
+  v.vec_n = uint8_t(n);
+  return v;
+}
+
+// .v2 and .v4: loads into distinct registers, with a sink, and into the
+// address register (twice: the last element wins); stores of registers and
+// an immediate.
+void check_vectors(ptx::Space space) {
+  const std::vector<std::vector<Operand>> loads = {
+      {R(0), R(4)}, {R(0), R(4), Sink(), R(5)}, {R(3), R(4), R(5), R(3)}};
+  const std::vector<std::vector<Operand>> stores = {{R(1), R(2)}, {R(1), I(-5), R(2), R(6)}};
+  for (Type t : {Type::S32, Type::F64})
+    for (bool st : {false, true})
+      for (const auto& elems : st ? stores : loads) {
+        const uint32_t n = uint32_t(elems.size());
+        Inst in = st ? make(Opcode::St, t, {addr(3, 8), vec(n)}) : make(Opcode::Ld, t, {vec(n), addr(3, 8)});
+        in.m.space = space;
+        in.m.vec = uint8_t(n);
+        for (const Pattern& p : kPatterns) {
+          check_access(in, p, space == ptx::Space::Global, 0, elems);
+          for (uint32_t guard : {0xffff0000u, 0x00ff0f01u})
+            check_access(guarded(in, 5, false), p, space == ptx::Space::Global, guard, elems);
+        }
+      }
+}
+
 }  // namespace
 
 TEST(JitDiff, SharedAccessPatterns) { check_space(ptx::Space::Shared); }
 TEST(JitDiff, GlobalAccessPatterns) { check_space(ptx::Space::Global); }
+TEST(JitDiff, SharedVectorAccessPatterns) { check_vectors(ptx::Space::Shared); }
+TEST(JitDiff, GlobalVectorAccessPatterns) { check_vectors(ptx::Space::Global); }
