@@ -78,8 +78,8 @@ class Emitter {
   bool lower_pred_logic(const program::Inst& in);
   bool lower_global(const program::Inst& in);
   bool lower_vector_mem(const program::Inst& in);  // ld/st.v2/.v4, shared and global (lower_vec.cpp)
-  // The access of a checked ld/st at lane addresses `addr` (offsets from
-  // `host_base`, or host addresses when it is null).
+  // The gather or scatter of a checked ld/st at lane addresses `addr`
+  // (offsets from `host_base`, or host addresses when it is null).
   void memory_access(const program::Inst& in, llvm::Value* addr, llvm::Value* mv, llvm::Value* host_base);
   // Where a native lowering goes when its fast path does not apply: in the
   // full copy, the any-mask copy of this instruction (its handler, then the

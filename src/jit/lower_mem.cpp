@@ -218,55 +218,26 @@ void Emitter::patterned_access(const Inst& in, Value* base, int64_t imm, bool sh
   B.CreateBr(done);
 }
 
-// Consecutive lane addresses (lane l at base + l * size over the active
-// lanes, the coalesced case) become one vector load or store; any other
-// pattern a gather or scatter. `ptr_of` maps a lane address to a pointer.
+// Any lane pattern (consecutive lanes took patterned_access before): a
+// gather or scatter, which writes lanes in order (the highest lane writing
+// an address wins). `host_base`: lane addresses are offsets from it, or
+// host addresses when it is null.
 void Emitter::memory_access(const Inst& in, Value* addr, Value* mv, Value* host_base) {
   const LaneType t = lane_type(in.type);
   const uint32_t size = t.bits / 8;
-  const bool is_st = in.op == Opcode::St;
   auto* v64 = FixedVectorType::get(i64_, exec::kWarpSize);
   auto* vt = FixedVectorType::get(B.getIntNTy(t.bits), exec::kWarpSize);
-  std::vector<Constant*> iota;
-  for (uint32_t l = 0; l < exec::kWarpSize; ++l) iota.push_back(ConstantInt::get(i64_, uint64_t(l) * size));
-  Value* d = B.CreateSub(addr, ConstantVector::get(iota));
-  Value* dmin = B.CreateIntMinReduce(B.CreateSelect(mv, d, splat(i64_, ~0ull)), false);
-  Value* dmax = B.CreateIntMaxReduce(B.CreateSelect(mv, d, splat(i64_, 0)), false);
-  auto ptr = [&](Value* a) { return host_base ? B.CreateGEP(i8_, host_base, a) : B.CreateIntToPtr(a, ptr_); };
-  auto ptrs = [&] {
-    return host_base ? B.CreateGEP(i8_, host_base, addr)
-                     : B.CreateIntToPtr(addr, FixedVectorType::get(ptr_, exec::kWarpSize));
-  };
-  Value* bits = nullptr;
-  if (is_st) {
-    bits = src_bits(in.o[1]);  // before the branch: both paths store it
+  Value* ptrs = host_base ? B.CreateGEP(i8_, host_base, addr)
+                          : B.CreateIntToPtr(addr, FixedVectorType::get(ptr_, exec::kWarpSize));
+  if (in.op == Opcode::St) {
+    Value* bits = src_bits(in.o[1]);
     if (t.bits == 32) bits = B.CreateTrunc(bits, vt);
+    B.CreateMaskedScatter(bits, ptrs, Align(size), mv);
+    return;
   }
-  BasicBlock* contig = BasicBlock::Create(C, "consecutive", fn_);
-  BasicBlock* scattered = BasicBlock::Create(C, "scattered", fn_);
-  BasicBlock* done = BasicBlock::Create(C, "access_done", fn_);
-  B.CreateCondBr(B.CreateICmpEQ(dmin, dmax), contig, scattered);
-  auto finish_load = [&](Value* r) {
-    if (t.bits == 32) r = in.type == Type::S32 ? B.CreateSExt(r, v64) : B.CreateZExt(r, v64);
-    return r;
-  };
-  B.SetInsertPoint(contig);
-  Value* r1 = nullptr;
-  if (is_st) B.CreateMaskedStore(bits, ptr(dmin), Align(size), mv);
-  else r1 = finish_load(B.CreateMaskedLoad(vt, ptr(dmin), Align(size), mv));
-  B.CreateBr(done);
-  B.SetInsertPoint(scattered);
-  Value* r2 = nullptr;
-  if (is_st) B.CreateMaskedScatter(bits, ptrs(), Align(size), mv);
-  else r2 = finish_load(B.CreateMaskedGather(vt, ptrs(), Align(size), mv));
-  B.CreateBr(done);
-  B.SetInsertPoint(done);
-  if (!is_st) {
-    PHINode* phi = B.CreatePHI(v64, 2);
-    phi->addIncoming(r1, contig);
-    phi->addIncoming(r2, scattered);
-    store_bits(in.o[0], phi);
-  }
+  Value* r = B.CreateMaskedGather(vt, ptrs, Align(size), mv);
+  if (t.bits == 32) r = in.type == Type::S32 ? B.CreateSExt(r, v64) : B.CreateZExt(r, v64);
+  store_bits(in.o[0], r);
 }
 
 // ld.param of a kernel parameter at a constant offset inside the
