@@ -48,8 +48,8 @@ bool Emitter::lower_shared(const Inst& in) {
   BasicBlock* slow = fallback(done);
   patterned_access(in, base, a.imm, true, lanes, done);
 
-  // Any other pattern: every active lane aligned and inside, then one
-  // vector access or a gather/scatter.
+  // Any other pattern: every active lane aligned and inside, then a
+  // gather or scatter.
   B.SetInsertPoint(lanes);
   Value* addr = B.CreateAdd(base, splat(i64_, uint64_t(a.imm)));
   Value* ss = B.CreateVectorSplat(exec::kWarpSize, shared_size_);
@@ -151,10 +151,6 @@ void Emitter::patterned_access(const Inst& in, Value* base, int64_t imm, bool sh
   auto* v64 = FixedVectorType::get(i64_, exec::kWarpSize);
   llvm::Type* et = B.getIntNTy(t.bits);
   Value* mv = mask_vec();
-  Value* inactive = B.CreateNot(mv);
-  auto every = [&](Value* eq) {  // every active lane
-    return B.CreateICmpEQ(B.CreateBitCast(B.CreateOr(eq, inactive), i32_), B.getInt32(~0u));
-  };
   auto ptr = [&](Value* a) { return shared ? B.CreateGEP(i8_, shared_, a) : B.CreateIntToPtr(a, ptr_); };
   auto extend = [&](Value* r) {
     if (t.bits == 32) r = in.type == Type::S32 ? B.CreateSExt(r, v64) : B.CreateZExt(r, v64);
@@ -173,14 +169,14 @@ void Emitter::patterned_access(const Inst& in, Value* base, int64_t imm, bool sh
   BasicBlock* check = BasicBlock::Create(C, "half_consecutive", fn_);
   BasicBlock* go = BasicBlock::Create(C, "half_vectors", fn_);
   BasicBlock* other = is_st ? generic : BasicBlock::Create(C, "not_consecutive", fn_);
-  B.CreateCondBr(every(B.CreateICmpEQ(d, halves(d0, d1))), check, other);
+  B.CreateCondBr(every_active(B.CreateICmpEQ(d, halves(d0, d1))), check, other);
   if (!is_st) {
     B.SetInsertPoint(other);
     Value* r0 = B.CreateExtractElement(base, i0);
     Value* r1 = B.CreateExtractElement(base, i1);
     BasicBlock* bcheck = BasicBlock::Create(C, "broadcast", fn_);
     BasicBlock* bgo = BasicBlock::Create(C, "broadcast_load", fn_);
-    B.CreateCondBr(every(B.CreateICmpEQ(base, halves(r0, r1))), bcheck, generic);
+    B.CreateCondBr(every_active(B.CreateICmpEQ(base, halves(r0, r1))), bcheck, generic);
     B.SetInsertPoint(bcheck);
     Value* a0 = B.CreateAdd(r0, imm64);
     Value* a1 = B.CreateAdd(r1, imm64);
@@ -299,8 +295,7 @@ bool Emitter::lower_global(const Inst& in) {
   patterned_access(in, base, a.imm, false, lanes, done);
 
   // Any other pattern: the active lanes' lowest and highest address and
-  // any misalignment, one range check, then one vector access or a
-  // gather/scatter.
+  // any misalignment, one range check, then a gather or scatter.
   B.SetInsertPoint(lanes);
   Value* addr = B.CreateAdd(base, splat(i64_, uint64_t(a.imm)));
   Value* lo = B.CreateIntMinReduce(B.CreateSelect(mv, addr, splat(i64_, ~0ull)), false);
