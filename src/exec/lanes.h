@@ -26,6 +26,15 @@ inline void for_lanes(uint32_t mask, F&& f) {
   }
 }
 
+// Set bits of a lane mask, without the library call std::popcount becomes
+// for baseline x86-64 (no POPCNT): the scheduler counts live threads at
+// every barrier arrival.
+inline uint32_t lane_count(uint32_t m) {
+  m = m - ((m >> 1) & 0x55555555u);
+  m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+  return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 // Register bits -> value of type T (low bits of the 64-bit lane slot).
 template <class T>
 inline T from_bits(uint64_t b) {

@@ -22,14 +22,20 @@ namespace {
 // spin-waits on shared memory from starving the warp that would release them.
 constexpr uint64_t kQuantum = 2000;
 
+// The CTA's live threads: those of its warps that have not finished.
+uint32_t live_threads(const std::vector<std::unique_ptr<Warp>>& warps) {
+  uint32_t n = 0;
+  for (auto& w : warps)
+    if (w->state != WarpState::Done) n += w->live_threads();
+  return n;
+}
+
 // Releases warps waiting at barriers that are complete. Returns true if any moved.
 // `only`: the barrier a warp just arrived at, the one whose count changed
-// (-1: look at all of them).
-bool release_barriers(LaunchState& L, Cta& cta, std::vector<std::unique_ptr<Warp>>& warps, int only = -1) {
+// (-1: look at all of them). `live`: live_threads(warps).
+bool release_barriers(LaunchState& L, Cta& cta, std::vector<std::unique_ptr<Warp>>& warps, uint32_t live,
+                      int only = -1) {
   bool released = false;
-  uint32_t live = 0;
-  for (auto& w : warps)
-    if (w->state != WarpState::Done) live += w->live_threads();
   for (uint32_t id = only < 0 ? 0 : uint32_t(only); id < (only < 0 ? 16u : uint32_t(only) + 1); ++id) {
     Cta::Barrier& b = cta.barriers[id];  // threads that passed it with bar.arrive, still counted
     uint32_t arrived = b.arrived, expected = b.expected, popc = 0;
@@ -83,12 +89,7 @@ struct CtaRun {
   }
 };
 
-uint32_t live_threads(const CtaRun& r) {
-  uint32_t n = 0;
-  for (auto& w : r.warps)
-    if (w->state != WarpState::Done) n += w->live_threads();
-  return n;
-}
+uint32_t live_threads(const CtaRun& r) { return live_threads(r.warps); }
 
 // Completes the cluster's barrier phase when every live thread of its CTAs
 // has arrived, and releases the warps waiting for a completed phase.
@@ -174,13 +175,16 @@ void run_round(LaunchState& L, ClusterRun& cr, Round& rd) {
     CtaRun& run = runs[i];
     if (run.done) continue;
     bool cta_done = true, cluster_wait = false;
+    uint32_t live = live_threads(run.warps);  // kept up to date as warps run (exits, finishing)
     for (auto& w : run.warps) {
       if (w->state == WarpState::Ready) {
         rd.any_ready = true;
+        const uint32_t before = w->live_threads();
         rd.executed += w->run(kQuantum);
+        live = live - before + (w->state == WarpState::Done ? 0 : w->live_threads());
         rd.spinning |= w->spinning();
         if (w->faulted() || L.abort.load(std::memory_order_relaxed)) { rd.stop = true; return; }
-        if (w->state == WarpState::AtBarrier) release_barriers(L, *run.cta, run.warps, int(w->bar_id & 15));
+        if (w->state == WarpState::AtBarrier) release_barriers(L, *run.cta, run.warps, live, int(w->bar_id & 15));
       }
       cluster_wait |= w->state == WarpState::AtClusterBarrier;
       if (w->state != WarpState::Done) cta_done = false;
@@ -202,7 +206,7 @@ void run_round(LaunchState& L, ClusterRun& cr, Round& rd) {
 bool unblock(LaunchState& L, ClusterRun& cr) {
   bool released = false;
   for (auto& run : cr.runs)
-    if (!run.done) released |= release_barriers(L, *run.cta, run.warps);
+    if (!run.done) released |= release_barriers(L, *run.cta, run.warps, live_threads(run.warps));
   released |= release_cluster(cr.cluster, cr.runs, 0, cr.runs.size());
   if (released) return true;
   // Every live warp waits at a barrier that can never complete.

@@ -460,9 +460,14 @@ ExecFn st_fast_for(uint32_t esize, uint32_t n) {
   if (n == 4 && esize == 8) return &exec_st_fast<8, 4>;
   return nullptr;
 }
+// Elements of up to 8 bytes: a register is a 64-bit lane slot, so a
+// 128-bit element (ld/st .b128) has nowhere to go (the checked path copied
+// 16 bytes into one slot) and those forms are not implemented.
+constexpr uint32_t kMaxElementBytes = 8;
+
 ExecFn bind_ld(const Inst& in) {
   const uint32_t esize = program::type_size(in.type);
-  if (esize == 0 || esize > 16) return nullptr;
+  if (esize == 0 || esize > kMaxElementBytes) return nullptr;
   ExecFn f = nullptr;
   if (fast_eligible(in, in.o[1], false)) {
     const bool sign = in.type == Type::S8 || in.type == Type::S16 || in.type == Type::S32;
@@ -472,7 +477,7 @@ ExecFn bind_ld(const Inst& in) {
 }
 ExecFn bind_st(const Inst& in) {
   const uint32_t esize = program::type_size(in.type);
-  if (esize == 0 || esize > 16) return nullptr;
+  if (esize == 0 || esize > kMaxElementBytes) return nullptr;
   ExecFn f = fast_eligible(in, in.o[0], true) ? st_fast_for(esize, in.m.vec) : nullptr;
   return f ? f : &exec_st;
 }

@@ -14,6 +14,13 @@ using OK = Operand::Kind;
 using program::Sreg;
 using ptx::Space;
 
+// offsetof on a class that is not standard-layout: conditionally supported,
+// and supported by the compilers softgpu builds with (no virtual bases).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+size_t Warp::arena_view_offset() { return offsetof(Warp, arena_); }
+#pragma GCC diagnostic pop
+
 void LaunchState::report(Fault f) {
   std::lock_guard lock(mu);
   if (!fault) fault = std::move(f);
@@ -21,15 +28,21 @@ void LaunchState::report(Fault f) {
 }
 
 Warp::Warp(LaunchState& L, Cta& cta, uint32_t warp_id, uint32_t nlanes)
-    : L_(L), cta_(cta), warp_id_(warp_id), arena_base_(L.arena_base), arena_size_(L.arena_size),
-      arena_flags_(L.arena_flags) {
+    : L_(L), cta_(cta), warp_id_(warp_id), arena_{L.arena_base, L.arena_size, L.arena_flags} {
   valid_ = nlanes >= 32 ? kFullMask : ((1u << nlanes) - 1);
+  // Lane l is thread warp_id * 32 + l of the block, x fastest: the first
+  // lane's coordinates by division, the others by counting on from it.
   const uint32_t bx = L.block.x, by = L.block.y;
+  const uint32_t t0 = warp_id * kWarpSize;
+  uint32_t x = t0 % bx, y = (t0 / bx) % by, z = t0 / (bx * by);
   for (uint32_t l = 0; l < kWarpSize; ++l) {
-    uint32_t t = warp_id * kWarpSize + l;
-    tid_[0][l] = t % bx;
-    tid_[1][l] = (t / bx) % by;
-    tid_[2][l] = t / (bx * by);
+    tid_[0][l] = x;
+    tid_[1][l] = y;
+    tid_[2][l] = z;
+    if (++x == bx) {
+      x = 0;
+      if (++y == by) { y = 0; ++z; }
+    }
   }
   const Dim3 ids[3] = {L.block, cta.ctaid, L.grid};
   for (int i = 0; i < 3; ++i) {
@@ -416,18 +429,21 @@ void Warp::exec_barrier(const Inst& in, uint32_t mask) {
   const bool red = in.m.red;
   const size_t first = red ? 1 : 0;
   const uint32_t lane = uint32_t(std::countr_zero(mask));
-  uint32_t id = in.nops > first ? uint32_t(src(in.o[first], s0)[lane]) : 0;
+  auto value = [&](const Operand& o, uint64_t* scratch) {  // the first lane's (an immediate without scratch)
+    return o.kind == OK::Imm ? uint32_t(o.imm) : uint32_t(src(o, scratch)[lane]);
+  };
+  uint32_t id = in.nops > first ? value(in.o[first], s0) : 0;
   uint32_t count = 0;
   const size_t count_idx = first + 1;
   const size_t last = in.nops;
-  if (in.nops > count_idx && !(red && count_idx == last - 1)) count = uint32_t(src(in.o[count_idx], s1)[lane]);
+  if (in.nops > count_idx && !(red && count_idx == last - 1)) count = value(in.o[count_idx], s1);
   if (id >= 16) { fault(Status::IllegalInstruction, lane, 0, fmt::format("barrier id {} out of range (0..15)", id)); return; }
   bar_id = id;
   bar_expected = count;
   // A warp arrives for all its live threads, as barriers count warps on the
   // hardware: lanes that branched to a `ret` wait at the reconvergence point
   // before that ret and have not exited yet, but must not block the others.
-  bar_threads = uint32_t(std::popcount(valid_ & ~exited_));
+  bar_threads = live_threads();
   bar_arrive_only = in.m.arrive;
   if (red) {
     red_dst = in.o[0];
@@ -594,10 +610,10 @@ Cta* Warp::shared_target(uint64_t addr, uint64_t& offset) const {
 }
 
 bool Warp::global_mapped(uint64_t addr, uint32_t size) const {
-  const uint64_t off = addr - arena_base_;
-  if (off < arena_size_ && size <= arena_size_ - off) {
+  const uint64_t off = addr - arena_.base;
+  if (off < arena_.size && size <= arena_.size - off) {
     for (uint64_t c = off >> Arena::kChunkShift; c <= (off + size - 1) >> Arena::kChunkShift; ++c)
-      if (!(arena_flags_[c].load(std::memory_order_relaxed) & Arena::kMapped)) return false;
+      if (!(arena_.flags[c].load(std::memory_order_relaxed) & Arena::kMapped)) return false;
     return true;
   }
   return L_.external.find(addr, size) != nullptr;
@@ -708,12 +724,12 @@ std::byte* Warp::translate(Space space, uint64_t addr, uint32_t size, uint32_t l
                           size, what, addr));
         return nullptr;
       };
-      const uint64_t off = addr - arena_base_;
-      if (off < arena_size_ && size <= arena_size_ - off) {
+      const uint64_t off = addr - arena_.base;
+      if (off < arena_.size && size <= arena_.size - off) {
         // In the arena: every chunk the access overlaps must be mapped.
         uint8_t all = 0xff, any = 0;
         for (uint64_t c = off >> Arena::kChunkShift; c <= (off + size - 1) >> Arena::kChunkShift; ++c) {
-          const uint8_t f = arena_flags_[c].load(std::memory_order_relaxed);
+          const uint8_t f = arena_.flags[c].load(std::memory_order_relaxed);
           all &= f;
           any |= f;
         }

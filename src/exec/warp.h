@@ -150,8 +150,20 @@ struct Frame {
 // AtClusterBarrier: in barrier.cluster.wait until the cluster's phase passes cl_phase.
 enum class WarpState : uint8_t { Ready, AtBarrier, AtClusterBarrier, Done };
 
+// The arena's range and chunk flags as a warp keeps them for its hot
+// paths; compiled code reads them at Warp::arena_view_offset() to check
+// global accesses as in_cached_range does (src/jit/lower_mem.cpp).
+struct ArenaView {
+  uint64_t base = 0, size = 0;
+  const std::atomic<uint8_t>* flags = nullptr;
+};
+static_assert(sizeof(ArenaView) == 24, "ArenaView layout is read by compiled code (src/jit/lower_mem.cpp)");
+
 class Warp {
  public:
+  // Where a Warp holds its ArenaView (bytes from the Warp's address).
+  static size_t arena_view_offset();
+
   Warp(LaunchState& L, Cta& cta, uint32_t warp_id, uint32_t nlanes);
   ~Warp() {
     if (compiled_ran_) L_.compiled_instructions.fetch_add(compiled_ran_, std::memory_order_relaxed);
@@ -180,7 +192,7 @@ class Warp {
   uint64_t cl_phase = 0;       // cluster phase of this warp's last barrier.cluster.arrive
   // Called by the scheduler when the barrier completes.
   void finish_barrier(uint32_t popc_total, bool all, bool any);
-  uint32_t live_threads() const { return uint32_t(std::popcount(valid_ & ~exited_)); }
+  uint32_t live_threads() const { return lane_count(valid_ & ~exited_); }
 
   // What compiled code starting at the SIMT top's pc gets (exec/compiled.h).
   BlockCtx block_ctx(uint32_t active);
@@ -226,10 +238,10 @@ class Warp {
   // The same for [addr, addr+bytes) without the alignment rule; exact for
   // ranges up to an arena chunk (they touch at most two chunks).
   bool in_cached_range(uint64_t addr, uint64_t size, bool write) const {
-    const uint64_t off = addr - arena_base_;
-    if (off < arena_size_ && size <= arena_size_ - off) {
-      const uint8_t a = arena_flags_[off >> Arena::kChunkShift].load(std::memory_order_relaxed);
-      const uint8_t b = arena_flags_[(off + size - 1) >> Arena::kChunkShift].load(std::memory_order_relaxed);
+    const uint64_t off = addr - arena_.base;
+    if (off < arena_.size && size <= arena_.size - off) {
+      const uint8_t a = arena_.flags[off >> Arena::kChunkShift].load(std::memory_order_relaxed);
+      const uint8_t b = arena_.flags[(off + size - 1) >> Arena::kChunkShift].load(std::memory_order_relaxed);
       constexpr uint8_t kNeed = Arena::kMapped | Arena::kTouched;
       return (a & b & kNeed) == kNeed && !(write && ((a | b) & Arena::kConst));
     }
@@ -300,8 +312,7 @@ class Warp {
   uint32_t valid_;      // lanes that exist (last warp of a CTA may be partial)
   uint32_t exited_ = 0;
   bool faulted_ = false;
-  uint64_t arena_base_ = 0, arena_size_ = 0;      // copies of the launch's, for the hot path
-  const std::atomic<uint8_t>* arena_flags_ = nullptr;
+  ArenaView arena_;  // copies of the launch's, for the hot path
   const Allocation* last_ext_ = nullptr;  // external-region lookup cache (see translate)
   // Accesses of the current instruction, recorded by translate while a
   // listener is set (tracing_); none otherwise.

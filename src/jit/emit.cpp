@@ -4,7 +4,10 @@
 #include "exec/float_util.h"
 #include "jit/lower.h"
 
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
 
 namespace softgpu::jit {
 
@@ -140,6 +143,16 @@ void Emitter::go(uint32_t pc, uint32_t add, int block, bool backward, uint32_t b
     B.CreateCondBr(stay, into, out);
     B.SetInsertPoint(into);
   }
+  if (!full_) {
+    // A full warp is here after a fallback of the full copy (the mask does
+    // not change within a run): back to the interpreter, whose next step
+    // enters the full copy. (Branching there would put handler calls on
+    // the full copy's loops and keep the optimizer from holding register
+    // values across iterations.)
+    BasicBlock* any = BasicBlock::Create(C, "any_next", fn_);
+    B.CreateCondBr(B.CreateICmpEQ(active_, B.getInt32(~0u)), out, any);
+    B.SetInsertPoint(any);
+  }
   B.CreateStore(B.CreateAdd(B.CreateLoad(i32_, count_), B.getInt32(add)), count_);
   B.CreateBr(blocks_[full_ ? 0 : 1][size_t(block)]);
   B.SetInsertPoint(out);
@@ -210,6 +223,60 @@ void Emitter::call_handler(const Inst& in, uint32_t pc, exec::ExecFn fn, uint32_
   B.SetInsertPoint(stop);
   ret(B.CreateAdd(B.CreateLoad(i32_, count_), B.getInt32(k + 1)));
   B.SetInsertPoint(go_on);
+}
+
+BasicBlock* Emitter::fallback(BasicBlock* done) {
+  if (full_) {
+    if (any_entry_.size() <= cur_pc_) any_entry_.resize(pf_.code.size() + 1, nullptr);
+    if (!any_entry_[cur_pc_]) any_entry_[cur_pc_] = BasicBlock::Create(C, "fallback", fn_);
+    return any_entry_[cur_pc_];
+  }
+  BasicBlock* slow = BasicBlock::Create(C, "checked", fn_);
+  IRBuilderBase::InsertPointGuard keep(B);
+  B.SetInsertPoint(slow);
+  call_handler(pf_.code[cur_pc_], cur_pc_, cur_fn_, cur_count_);
+  B.CreateBr(done);
+  return slow;
+}
+
+void Emitter::enter_any(uint32_t pc) {
+  if (pc >= any_entry_.size() || !any_entry_[pc]) return;
+  B.CreateBr(any_entry_[pc]);
+  B.SetInsertPoint(any_entry_[pc]);
+}
+
+// The warp's register and predicate files are two host vectors of its own;
+// the memory a lowered access reaches is this CTA's shared memory or global
+// memory that passed the checks (the arena, never the simulator's own
+// state): the three never overlap.
+void Emitter::annotate_aliasing() {
+  MDBuilder mdb(C);
+  MDNode* domain = mdb.createAnonymousAliasScopeDomain("softgpu");
+  MDNode* scope[3] = {mdb.createAnonymousAliasScope(domain, "registers"),
+                      mdb.createAnonymousAliasScope(domain, "predicates"),
+                      mdb.createAnonymousAliasScope(domain, "device memory")};
+  auto mark = [&](Instruction& i, int k) {
+    i.setMetadata(LLVMContext::MD_alias_scope, MDNode::get(C, {scope[k]}));
+    i.setMetadata(LLVMContext::MD_noalias, MDNode::get(C, {scope[(k + 1) % 3], scope[(k + 2) % 3]}));
+  };
+  for (BasicBlock& bb : *fn_)
+    for (Instruction& i : bb) {
+      Value* p = nullptr;
+      if (auto* l = dyn_cast<LoadInst>(&i)) p = l->getPointerOperand();
+      else if (auto* st = dyn_cast<StoreInst>(&i)) p = st->getPointerOperand();
+      else if (auto* c = dyn_cast<IntrinsicInst>(&i)) {
+        switch (c->getIntrinsicID()) {
+          case Intrinsic::masked_load: case Intrinsic::masked_gather: p = c->getArgOperand(0); break;
+          case Intrinsic::masked_store: case Intrinsic::masked_scatter: p = c->getArgOperand(1); break;
+          default: break;
+        }
+      }
+      if (!p) continue;
+      const Value* u = getUnderlyingObject(p);
+      if (u == regs_) mark(i, 0);
+      else if (u == preds_) mark(i, 1);
+      else if (u == shared_ || llvm::isa<IntToPtrInst>(u)) mark(i, 2);
+    }
 }
 
 // ---- operands ----

@@ -26,6 +26,9 @@ inline LaneType int_type(uint32_t bits, bool is_signed) { return {LaneType::Int,
 
 struct BlockRange;  // jit/lower.h
 
+// True if a global ld/st's modifiers change nothing here (lower_mem.cpp).
+bool plain_global_mods(const program::Inst& in);
+
 class Emitter {
  public:
   Emitter(llvm::LLVMContext& c, llvm::Module& m, const std::string& name, const program::Function& f);
@@ -53,6 +56,14 @@ class Emitter {
   void set_current(uint32_t pc, exec::ExecFn fn, uint32_t k) { cur_pc_ = pc; cur_fn_ = fn; cur_count_ = k; }
   // A lowering could not express what it needed: the function is not used.
   bool failed() const { return failed_; }
+  // After the last block: marks the accesses of the warp's registers, of
+  // its predicates and of shared and global memory as disjoint (scoped
+  // alias metadata), so that a store to memory does not make the optimizer
+  // reload register values or keep loop-invariant ones in the loop.
+  void annotate_aliasing();
+  // In the any-mask copy, before instruction `pc`: continues in the block
+  // the full copy's fallbacks for that instruction branch to (if any).
+  void enter_any(uint32_t pc);
 
  private:
   bool lower_mov(const program::Inst& in);
@@ -68,9 +79,35 @@ class Emitter {
   bool lower_cvta(const program::Inst& in);
   bool lower_pred_logic(const program::Inst& in);
   bool lower_global(const program::Inst& in);
-  // The access of a checked ld/st at lane addresses `addr` (offsets from
-  // `host_base`, or host addresses when it is null).
+  bool lower_vector_mem(const program::Inst& in);  // ld/st.v2/.v4, shared and global (lower_vec.cpp)
+  // The gather or scatter of a checked ld/st at lane addresses `addr`
+  // (offsets from `host_base`, or host addresses when it is null).
   void memory_access(const program::Inst& in, llvm::Value* addr, llvm::Value* mv, llvm::Value* host_base);
+  // Where a native lowering goes when its fast path does not apply: in the
+  // full copy, the any-mask copy of this instruction (its handler, then the
+  // rest of the block there), so that the fast path never merges with a
+  // handler call and register values stay in SSA across instructions; in
+  // the any-mask copy, a handler call that rejoins at `done`.
+  llvm::BasicBlock* fallback(llvm::BasicBlock* done);
+  // ld/st through the address register's lanes `base` plus `imm`, for
+  // lane patterns of a half warp (every active lane of each half at one
+  // address, or at consecutive elements): scalar checks of each half's
+  // extent (`shared`: this CTA's shared memory; else global memory, by the
+  // arena's chunk flags), then scalar or half-warp vector accesses.
+  // Branches to `generic` when neither pattern holds or a check fails, to
+  // `done` after the access.
+  void patterned_access(const program::Inst& in, llvm::Value* base, int64_t imm, bool shared,
+                        llvm::BasicBlock* generic, llvm::BasicBlock* done);
+  llvm::Value* every_active(llvm::Value* eq);  // every active lane's bit of the <32 x i1> is set
+  llvm::Value* first_lane(int half);          // i32 index of the half's first active lane (its last if none)
+  llvm::Value* halves(llvm::Value* a, llvm::Value* b);  // lanes 0-15: a, 16-31: b
+  // True if global [lo, lo + bytes), inside the arena, is memory the warp
+  // may access without the checked path, as Warp::in_cached_range decides
+  // from the chunk flags; a range outside the arena branches to `outside`
+  // (the handler then decides, for pinned and registered host memory).
+  llvm::Value* global_ok(llvm::Value* lo, llvm::Value* bytes, bool write, llvm::BasicBlock* outside);
+  llvm::Value* region_ok(llvm::Value* lo0, llvm::Value* lo1, uint64_t extent, uint32_t size, bool shared,
+                         bool write, llvm::BasicBlock* outside);
 
   // Operands.
   bool plain_source(const program::Operand& o) const;  // an operand src_bits can read
@@ -113,6 +150,8 @@ class Emitter {
   uint32_t cur_pc_ = 0, cur_count_ = 0;
   exec::ExecFn cur_fn_ = nullptr;
   bool failed_ = false;
+  llvm::Value* arena_[3] = {};  // the warp's ArenaView: base, size, flags (loaded at the entry)
+  std::vector<llvm::BasicBlock*> any_entry_;  // by pc: where the full copy falls back to (or null)
 };
 
 }  // namespace softgpu::jit

@@ -76,6 +76,7 @@ void lower_function(llvm::LLVMContext& ctx, llvm::Module& m, const std::string& 
       e.begin_block(i, full);
       for (uint32_t pc = r.begin; pc < r.end; ++pc) {
         const Inst& in = f.code[pc];
+        if (!full) e.enter_any(pc);
         e.begin_inst(in);
         e.set_current(pc, fns[pc], pc - r.begin);
         // The any-mask copy calls handlers throughout: partial warps are
@@ -96,6 +97,7 @@ void lower_function(llvm::LLVMContext& ctx, llvm::Module& m, const std::string& 
     }
   }
   stats.failed = e.failed();
+  e.annotate_aliasing();
 }
 
 }  // namespace softgpu::jit

@@ -58,8 +58,8 @@ bool Emitter::lower_native(const Inst& in) {
     case Opcode::Setp: return lower_setp(in);
     case Opcode::Selp: return lower_selp(in);
     case Opcode::Cvt: return lower_cvt(in);
-    case Opcode::Ld: return lower_shared(in) || lower_global(in) || lower_param(in);
-    case Opcode::St: return lower_shared(in) || lower_global(in);
+    case Opcode::Ld: return lower_shared(in) || lower_global(in) || lower_vector_mem(in) || lower_param(in);
+    case Opcode::St: return lower_shared(in) || lower_global(in) || lower_vector_mem(in);
     default: return false;
   }
 }
