@@ -132,6 +132,12 @@ void Emitter::go(uint32_t pc, uint32_t add, int block, bool backward, uint32_t b
   BasicBlock* into = BasicBlock::Create(C, "into", fn_);
   BasicBlock* out = BasicBlock::Create(C, "out", fn_);
   Value* stay = B.CreateICmpNE(reconv_, B.getInt32(pc));
+  // A full warp in the any-mask copy is here after a fallback of the full
+  // copy (the mask does not change within a run): back to the interpreter,
+  // whose next step enters the full copy. (Branching there would put
+  // handler calls on the full copy's loops and keep the optimizer from
+  // holding register values across iterations.)
+  if (!full_) stay = B.CreateAnd(stay, B.CreateICmpNE(active_, B.getInt32(~0u)));
   if (backward) {
     Value* n = B.CreateLoad(i32_, back_);
     stay = B.CreateAnd(stay, B.CreateAnd(B.CreateICmpNE(converged_, B.getInt32(0)),
@@ -142,16 +148,6 @@ void Emitter::go(uint32_t pc, uint32_t add, int block, bool backward, uint32_t b
   } else {
     B.CreateCondBr(stay, into, out);
     B.SetInsertPoint(into);
-  }
-  if (!full_) {
-    // A full warp is here after a fallback of the full copy (the mask does
-    // not change within a run): back to the interpreter, whose next step
-    // enters the full copy. (Branching there would put handler calls on
-    // the full copy's loops and keep the optimizer from holding register
-    // values across iterations.)
-    BasicBlock* any = BasicBlock::Create(C, "any_next", fn_);
-    B.CreateCondBr(B.CreateICmpEQ(active_, B.getInt32(~0u)), out, any);
-    B.SetInsertPoint(any);
   }
   B.CreateStore(B.CreateAdd(B.CreateLoad(i32_, count_), B.getInt32(add)), count_);
   B.CreateBr(blocks_[full_ ? 0 : 1][size_t(block)]);
