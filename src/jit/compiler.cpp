@@ -263,7 +263,6 @@ std::unique_ptr<exec::CodeCompiler> make_compiler(const JitOptions& opts, std::s
   };
   def("softgpu_jit_exec", reinterpret_cast<const void*>(&softgpu_jit_exec));
   def("softgpu_jit_src", reinterpret_cast<const void*>(&softgpu_jit_src));
-  def("softgpu_jit_global_ok", reinterpret_cast<const void*>(&softgpu_jit_global_ok));
   if (auto e = jd.define(orc::absoluteSymbols(std::move(syms)))) return fail(message(std::move(e)));
   // libm and the C library, for what code generation turns into calls.
   auto gen = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(st->jit->getDataLayout().getGlobalPrefix());

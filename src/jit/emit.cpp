@@ -76,7 +76,6 @@ Emitter::Emitter(LLVMContext& c, Module& m, const std::string& name, const progr
   B.CreateStore(B.getInt32(0), count_);
   B.CreateStore(B.getInt32(0), back_);
   exec_fn_ = M.getOrInsertFunction("softgpu_jit_exec", FunctionType::get(i32_, {ptr_, i32_, i32_}, false));
-  global_ok_fn_ = M.getOrInsertFunction("softgpu_jit_global_ok", FunctionType::get(i32_, {ptr_, i64_, i64_, i32_}, false));
   src_fn_ = M.getOrInsertFunction("softgpu_jit_src",
                                   FunctionType::get(llvm::Type::getVoidTy(C), {ptr_, i32_, i32_, ptr_}, false));
 }

@@ -143,7 +143,7 @@ class Emitter {
   bool full_ = true;
   llvm::Value* bufs_[4] = {};
   unsigned next_buf_ = 0;
-  llvm::FunctionCallee exec_fn_, src_fn_, global_ok_fn_;
+  llvm::FunctionCallee exec_fn_, src_fn_;
   llvm::Value* mask_ = nullptr;
   llvm::Value* mask_vec_ = nullptr;
   llvm::BasicBlock* next_bb_ = nullptr;

@@ -15,8 +15,4 @@ extern "C" void softgpu_jit_src(exec::Warp* w, uint32_t pc, uint32_t idx, uint64
   if (v != out) std::memcpy(out, v, exec::kWarpSize * sizeof(uint64_t));
 }
 
-extern "C" uint32_t softgpu_jit_global_ok(exec::Warp* w, uint64_t addr, uint64_t bytes, uint32_t write) {
-  return w->in_cached_range(addr, bytes, write != 0) ? 1u : 0u;
-}
-
 }  // namespace softgpu::jit

@@ -15,9 +15,6 @@ uint32_t softgpu_jit_exec(exec::Warp* w, uint32_t pc, uint32_t mask);
 // The 32 lane values of operand `idx` of the instruction at `pc`, a source
 // operand the block does not materialize itself.
 void softgpu_jit_src(exec::Warp* w, uint32_t pc, uint32_t idx, uint64_t* out);
-// Nonzero if global [addr, addr+bytes) is memory the warp may access
-// without the checked path (Warp::in_cached_range).
-uint32_t softgpu_jit_global_ok(exec::Warp* w, uint64_t addr, uint64_t bytes, uint32_t write);
 }
 
 }  // namespace softgpu::jit
