@@ -19,6 +19,7 @@
 #include "config/gpu_config.h"
 #include "exec/compiled.h"
 #include "exec/engine.h"
+#include "exec/host_threads.h"
 #include "jit/jit.h"
 #include "native.h"
 #include "ptx/parser.h"
@@ -113,7 +114,9 @@ double process_cpu_seconds() {
 bool run(benchmark::State& state, const char* kernel, const exec::LaunchConfig& cfg,
          const std::function<void()>& before = {}) {
   const bool jit = state.range(1) != 0;
-  const auto opts = options(state, unsigned(state.range(0)), jit);
+  auto opts = options(state, unsigned(state.range(0)), jit);
+  exec::HostThreads threads;  // kept across the launches, as the runtime keeps them
+  opts.host_threads = &threads;
   if (jit) {
     if (!opts.compiler) return false;
     const auto t0 = std::chrono::steady_clock::now();

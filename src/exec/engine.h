@@ -82,9 +82,13 @@ struct LaunchConfig {
 
 class ExecutionListener;  // exec/listener.h
 class CodeCompiler;       // exec/compiled.h (implemented by src/jit)
+class HostThreads;        // exec/host_threads.h
 
 struct ExecOptions {
   unsigned threads = 1;                 // host threads running CTAs in parallel
+  // Where those threads come from: kept between launches by the owner; null =
+  // each launch starts and joins its own (about 0.1 ms a thread).
+  HostThreads* host_threads = nullptr;
   // Watchdog, per launch across all its CTAs: the launch ends with
   // LaunchTimeout past either limit. 0 = unlimited (the default for both).
   uint64_t watchdog_warp_instructions = 0;

@@ -8,8 +8,8 @@
 #include <memory>
 #include <optional>
 #include <system_error>
-#include <thread>
 
+#include "exec/host_threads.h"
 #include "exec/monitor.h"
 #include "exec/listener.h"
 #include "exec/warp.h"
@@ -446,11 +446,13 @@ LaunchResult launch(const LoadedProgram& lp, const std::string& kernel, const La
     opts.listener->launch_begin(li);
   }
   const unsigned nthreads = unsigned(std::clamp<uint64_t>(opts.threads, 1, nclusters));
-  std::atomic<uint64_t> next{0};
-  std::vector<std::thread> pool;
+  // The runtime's threads, kept between launches; without them this launch
+  // starts and joins its own.
+  std::optional<HostThreads> own;
+  HostThreads& threads = opts.host_threads ? *opts.host_threads : own.emplace();
   if (cfg.cooperative) {
     // Every CTA is resident at once: host thread t owns clusters t, t+T, ...
-    auto share = [&](unsigned t) {
+    threads.run(nthreads, [&](unsigned t) {
       guarded(L, [&] {
         uint64_t c = t;
         const size_t n = size_t((nclusters - t + nthreads - 1) / nthreads);
@@ -461,24 +463,22 @@ LaunchResult launch(const LoadedProgram& lp, const std::string& kernel, const La
           return uint32_t(id);
         }, n, n);
       });
-    };
-    try {
-      for (unsigned t = 1; t < nthreads; ++t) pool.emplace_back(share, t);
-    } catch (const std::system_error& e) {
+    }, [&](unsigned started) {
       // The shares must run together (grid sync): no way around a missing thread.
       Fault f;
       f.status = Status::LaunchOutOfResources;
       f.kernel = fn.name;
-      f.message = fmt::format("softgpu: kernel '{}': cannot start host thread {} of {}: {}", fn.name,
-                              pool.size() + 1, nthreads, e.what());
+      f.message = fmt::format("softgpu: kernel '{}': cannot start host thread {} of {}", fn.name,
+                              started + 1, nthreads);
       L.report(std::move(f));
-    }
-    share(0);
+    });
   } else {
-    // Each host thread holds its share of the resident clusters.
+    // Each host thread holds its share of the resident clusters; shares of
+    // threads that could not be started are taken by the others.
+    std::atomic<uint64_t> next{0};
     const uint64_t resident = opts.resident_ctas / csize;
     const size_t slots = size_t(std::max<uint64_t>(1, resident / nthreads));
-    auto work = [&] {
+    threads.run(nthreads, [&](unsigned) {
       guarded(L, [&] {
         run_clusters(L, [&]() -> std::optional<uint32_t> {
           if (L.abort.load(std::memory_order_relaxed)) return std::nullopt;
@@ -487,15 +487,8 @@ LaunchResult launch(const LoadedProgram& lp, const std::string& kernel, const La
           return uint32_t(c);
         }, slots, 1);
       });
-    };
-    try {
-      for (unsigned t = 1; t < nthreads; ++t) pool.emplace_back(work);
-    } catch (const std::system_error&) {
-      // fewer host threads: the shares of those not started run on this one
-    }
-    work();
+    });
   }
-  for (auto& t : pool) t.join();
   finish_progress(L);
   if (!L.printf_buffer.empty()) {
     if (opts.printf_out) {

@@ -445,6 +445,7 @@ exec::ExecOptions Runtime::exec_options() const {
   o.sm_count = gpu_.sm_count;
   o.textures = texture_registry(*this);
   o.compiler = compiler_.get();
+  o.host_threads = host_threads_.get();
   o.jit_hot = opts_.jit_hot;
   if (auto it = limits_.find(Limit::PrintfFifoSize); it != limits_.end()) o.printf_fifo_bytes = it->second;
   if (auto it = limits_.find(Limit::StackSize); it != limits_.end())

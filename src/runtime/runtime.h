@@ -39,6 +39,7 @@
 #include "exec/device_memory.h"
 #include "exec/compiled.h"
 #include "exec/engine.h"
+#include "exec/host_threads.h"
 
 namespace softgpu::runtime {
 
@@ -360,6 +361,8 @@ class Runtime {
   std::unique_ptr<GraphManager> graphs_;       // runtime/graph.h
   std::unique_ptr<TextureManager> textures_;   // runtime/texture.h
   std::unique_ptr<exec::CodeCompiler> compiler_;  // the JIT (Options::exec), null = interpret
+  // The host threads that run launches, kept between them.
+  std::unique_ptr<exec::HostThreads> host_threads_ = std::make_unique<exec::HostThreads>();
 
 
   // ==========================================================================

@@ -2,6 +2,7 @@
 // each checked against a CPU computation of the same algorithm.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <new>
@@ -10,6 +11,7 @@
 #include <sstream>
 
 #include "exec/engine.h"
+#include "exec/host_threads.h"
 #include "exec/listener.h"
 #include "ptx/parser.h"
 
@@ -220,6 +222,45 @@ TEST(ExecCoop, GridBarrierThroughEnvregWorkspace) {
     // No CTA passes the barrier before all have arrived.
     for (uint32_t c = 0; c < n; ++c) EXPECT_EQ(out[c], n) << "cta " << c << " threads " << threads;
   }
+}
+
+// Launches on the runtime's kept threads (ExecOptions::host_threads): the
+// same results launch after launch, cooperative launches included, and no
+// thread started after the first launch.
+TEST(ExecCoop, LaunchesReuseKeptHostThreads) {
+  exec::HostThreads pool;
+  for (int round = 0; round < 3; ++round) {
+    Fixture f("coop.ptx");
+    ASSERT_TRUE(f.prog);
+    f.opts.threads = 3;
+    f.opts.host_threads = &pool;
+    const uint32_t n = 20;
+    uint32_t* out = f.alloc<uint32_t>(n);
+    exec::LaunchConfig cfg;
+    cfg.grid = Dim3{n};
+    cfg.block = Dim3{64};
+    cfg.cooperative = true;
+    auto r = f.run_cfg("gridbar", cfg, out);
+    ASSERT_EQ(r.status, Status::Success) << (r.fault ? r.fault->message : "");
+    for (uint32_t c = 0; c < n; ++c) EXPECT_EQ(out[c], n) << "cta " << c << " round " << round;
+    EXPECT_EQ(pool.parked(), 2u);
+  }
+  Fixture f;
+  ASSERT_TRUE(f.prog);
+  f.opts.threads = 3;
+  f.opts.host_threads = &pool;
+  const int n = 10007;
+  float* a = f.alloc<float>(n);
+  float* b = f.alloc<float>(n);
+  float* c = f.alloc<float>(n);
+  for (int i = 0; i < n; ++i) { a[i] = float(i) * 0.25f; b[i] = 1.0f - float(i); }
+  for (int round = 0; round < 20; ++round) {
+    std::fill(c, c + n, 0.0f);
+    auto r = f.run("vadd", Dim3{7}, Dim3{128}, a, b, c, n);
+    ASSERT_EQ(r.status, Status::Success) << (r.fault ? r.fault->message : "");
+    for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i << " round " << round;
+  }
+  EXPECT_EQ(pool.parked(), 2u);
 }
 
 TEST(ExecCoop, ClusterRegistersAndBarrier) {
