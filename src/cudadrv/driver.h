@@ -79,6 +79,11 @@ int softgpu_cudart_tensor_map_tiled(void* map, unsigned type, unsigned rank, con
                                     unsigned interleave, unsigned swizzle, unsigned l2, unsigned oob, char* why,
                                     size_t why_len);
 int softgpu_cudart_tensor_map_replace_address(void* map, const void* global, char* why, size_t why_len);
+void* softgpu_cudart_link_create(void);
+cudaError_t softgpu_cudart_link_add(void* linker, int type, const void* data, size_t size, const char* name);
+cudaError_t softgpu_cudart_link_complete(void* linker, const void** image, size_t* size);
+const char* softgpu_cudart_link_log(void* linker, int which);
+void softgpu_cudart_link_destroy(void* linker);
 }
 
 namespace softgpu::cudadrv {

@@ -25,9 +25,21 @@ bool get(std::span<const std::byte> b, uint64_t off, T& v) {
 
 constexpr uint32_t kNoBits = 8;  // SHT_NOBITS: .nv.shared sections occupy no file bytes
 
-}  // namespace
+// The section headers of a 64-bit little-endian ELF, bounds-checked, and
+// each section's name.
+struct Sections {
+  std::vector<Section> list;
+  Section strtab;
+  std::span<const std::byte> elf;
+  std::string_view name_of(const Section& s) const {
+    if (s.name >= strtab.size) return {};
+    const char* p = reinterpret_cast<const char*>(elf.data() + strtab.offset + s.name);
+    const size_t max = size_t(strtab.size - s.name);
+    return {p, strnlen(p, max)};
+  }
+};
 
-Result<std::vector<KernelResources>> read_cubin_resources(std::span<const std::byte> elf) {
+Result<Sections> read_sections(std::span<const std::byte> elf) {
   if (elf.size() < 64 || std::memcmp(elf.data(), "\x7f" "ELF", 4) != 0) return bad("not an ELF file");
   if (uint8_t(elf[4]) != 2 || uint8_t(elf[5]) != 1) return bad("not a 64-bit little-endian ELF");
   uint64_t shoff = 0;
@@ -40,10 +52,12 @@ Result<std::vector<KernelResources>> read_cubin_resources(std::span<const std::b
   if (shoff > elf.size() || uint64_t(shnum) * shentsize > elf.size() - shoff)
     return bad(fmt::format("{} section headers at offset {} run past the {}-byte file", shnum, shoff, elf.size()));
   if (shstrndx >= shnum) return bad(fmt::format("section name table index {} of {}", shstrndx, shnum));
-  std::vector<Section> secs(shnum);
+  Sections out;
+  out.elf = elf;
+  out.list.resize(shnum);
   for (uint32_t i = 0; i < shnum; ++i) {
     const uint64_t h = shoff + uint64_t(i) * shentsize;
-    Section& s = secs[i];
+    Section& s = out.list[i];
     get(elf, h, s.name);
     get(elf, h + 4, s.type);
     get(elf, h + 0x18, s.offset);
@@ -52,13 +66,28 @@ Result<std::vector<KernelResources>> read_cubin_resources(std::span<const std::b
     if (s.type != kNoBits && (s.offset > elf.size() || s.size > elf.size() - s.offset))
       return bad(fmt::format("section {} ({} bytes at {}) runs past the {}-byte file", i, s.size, s.offset, elf.size()));
   }
-  const Section& strtab = secs[shstrndx];
-  auto name_of = [&](const Section& s) -> std::string_view {
-    if (s.name >= strtab.size) return {};
-    const char* p = reinterpret_cast<const char*>(elf.data() + strtab.offset + s.name);
-    const size_t max = size_t(strtab.size - s.name);
-    return {p, strnlen(p, max)};
-  };
+  out.strtab = out.list[shstrndx];
+  if (out.strtab.type == kNoBits) return bad("the section name table occupies no bytes");
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<std::span<const std::byte>>> elf_sections(std::span<const std::byte> elf, std::string_view name) {
+  auto secs = read_sections(elf);
+  if (!secs) return secs.error();
+  std::vector<std::span<const std::byte>> out;
+  for (const Section& s : secs.value().list)
+    if (s.type != kNoBits && secs.value().name_of(s) == name) out.push_back(elf.subspan(s.offset, s.size));
+  return out;
+}
+
+Result<std::vector<KernelResources>> read_cubin_resources(std::span<const std::byte> elf) {
+  auto read = read_sections(elf);
+  if (!read) return read.error();
+  const Sections& sections = read.value();
+  const auto& secs = sections.list;
+  auto name_of = [&](const Section& s) { return sections.name_of(s); };
   std::map<std::string, KernelResources> by_name;
   for (const Section& s : secs) {
     std::string_view n = name_of(s);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/types.h"
@@ -23,5 +24,9 @@ struct KernelResources {
 // bounds-checked; a malformed file gives Status::InvalidSource naming the
 // field.
 Result<std::vector<KernelResources>> read_cubin_resources(std::span<const std::byte> elf);
+
+// The contents of every section called `name` (e.g. ".nv_fatbin" in a host
+// object nvcc wrote), bounds-checked like read_cubin_resources.
+Result<std::vector<std::span<const std::byte>>> elf_sections(std::span<const std::byte> elf, std::string_view name);
 
 }  // namespace softgpu::fatbin

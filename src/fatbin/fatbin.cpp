@@ -169,6 +169,13 @@ Result<size_t> container_extent(std::span<const std::byte> bytes) {
 
 }  // namespace
 
+const PtxEntry* Container::ptx_for(uint32_t cc) const {
+  const PtxEntry* best = nullptr;
+  for (const auto& e : ptx)
+    if (e.arch <= cc && (!best || e.arch > best->arch)) best = &e;
+  return best;
+}
+
 const PtxEntry* Container::best_ptx() const {
   const PtxEntry* best = nullptr;
   for (const auto& e : ptx) {

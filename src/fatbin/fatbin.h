@@ -45,6 +45,9 @@ struct Container {
   std::vector<ElfEntry> elf;
   // The PTX entry with the highest arch, or nullptr if the container holds none.
   const PtxEntry* best_ptx() const;
+  // The PTX entry with the highest arch a device of compute capability cc
+  // (e.g. 90) can run (arch <= cc), or nullptr.
+  const PtxEntry* ptx_for(uint32_t cc) const;
 };
 
 // What one __cudaRegisterFatBinary hands us.

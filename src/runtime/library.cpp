@@ -13,6 +13,7 @@
 #include "fatbin/fatbin.h"
 #include "runtime/memory_manager.h"
 #include "runtime/graph.h"
+#include "runtime/link.h"
 #include "runtime/module_registry.h"
 #include "runtime/runtime_internal.h"
 
@@ -69,8 +70,20 @@ Status register_image(ModuleRegistry& reg, const void* image, size_t limit, cons
   }
   const char* text = static_cast<const char*>(image);
   size_t len = strnlen(text, limit);
+  if (len < limit && is_linked_image(std::string_view(text, len))) {
+    // cuLinkComplete's image (runtime/link.h): its PTX modules, linked by name.
+    auto mods = read_linked_image(std::string_view(text, len));
+    if (!mods) {
+      ModuleRegistry::report(fmt::format("softgpu: cannot load {}: {}", name, mods.error().message));
+      return kInvalidImage;
+    }
+    std::vector<std::string> texts;
+    for (auto& m : mods.value()) texts.push_back(std::move(m.text));
+    *out = reg.register_library_ptx(std::move(texts), name);
+    return Status::Success;
+  }
   if (len == limit || !looks_like_ptx(std::string_view(text, len))) return kInvalidImage;
-  *out = reg.register_library_ptx(std::string(text, len), name);
+  *out = reg.register_library_ptx({std::string(text, len)}, name);
   return Status::Success;
 }
 }  // namespace

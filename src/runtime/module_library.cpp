@@ -22,8 +22,8 @@ void* ModuleRegistry::register_library_fatbin(std::vector<uint64_t> image, std::
   return h;
 }
 
-void* ModuleRegistry::register_library_ptx(std::string text, std::string name) {
-  void* h = register_ptx({std::move(text)}, std::move(name));
+void* ModuleRegistry::register_library_ptx(std::vector<std::string> texts, std::string name) {
+  void* h = register_ptx(std::move(texts), std::move(name));
   find_module(h)->library = true;
   return h;
 }

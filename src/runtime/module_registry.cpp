@@ -19,14 +19,6 @@ namespace softgpu::runtime {
 namespace {
 constexpr Status kInvalidKernelImage = static_cast<Status>(200);  // cudaErrorInvalidKernelImage
 
-// The PTX entry with the highest arch the device can run (arch <= cc).
-const fatbin::PtxEntry* pick_ptx(const fatbin::Container& c, uint32_t cc) {
-  const fatbin::PtxEntry* best = nullptr;
-  for (const auto& e : c.ptx)
-    if (e.arch <= cc && (!best || e.arch > best->arch)) best = &e;
-  return best;
-}
-
 // Each kernel's register count from the machine code of the highest arch the
 // device could run (arch <= cc), else of the lowest arch present.
 void collect_registers(const fatbin::FatbinImage& img, uint32_t cc, std::unordered_map<std::string, uint32_t>& out) {
@@ -193,7 +185,7 @@ Status ModuleRegistry::load_module(Module& m) {
     for (const auto& c : img->prelinked) containers.push_back(&c);
     if (containers.empty()) containers.push_back(&img->main);
     for (const fatbin::Container* c : containers) {
-      const fatbin::PtxEntry* e = pick_ptx(*c, cc);
+      const fatbin::PtxEntry* e = c->ptx_for(cc);
       if (!e) {
         std::string hint = c->ptx.empty()
             ? "it holds no PTX; rebuild with PTX embedded, e.g. -gencode arch=compute_80,code=[sm_80,compute_80]"

@@ -89,8 +89,8 @@ class ModuleRegistry {
   // A library from a fatbinary container copied into the module (image:
   // the container's bytes, 8-byte aligned); loaded on first use like the others.
   void* register_library_fatbin(std::vector<uint64_t> image, std::string name);
-  // A library from PTX text.
-  void* register_library_ptx(std::string text, std::string name);
+  // A library from PTX text: one module, or several linked by name.
+  void* register_library_ptx(std::vector<std::string> texts, std::string name);
   bool is_library(void* module);  // registered by one of the two above, not yet unloaded
 
   // ---- lookups by name (libraries): load the module first.

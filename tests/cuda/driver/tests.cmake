@@ -9,6 +9,8 @@
 #     cuModuleLoadData, cuModuleLoadFatBinary, cuModuleLoadDataEx, cuLibrary*.
 #   driver_errors: CUresult codes for bad input; an unimplemented entry point.
 #   driver_streams: streams and events.
+#   driver_link: cuLink* (link_a.cu's PTX with link_b.cu as PTX, fatbinary,
+#     -rdc object and archive; undefined and doubly defined symbols).
 #   driver_mixed PART: runtime and driver API together (primary context,
 #     shared memory, cudaGetDriverEntryPoint, attributes, cluster occupancy).
 #   driver_abi_exports: every entry point of the toolkit's link stub is
@@ -20,7 +22,7 @@ if(TARGET cuda_driver)
     set(_drv_host -ccbin ${CMAKE_CXX_COMPILER})
   endif()
   # Driver-API-only programs: no CUDA runtime at all.
-  foreach(p driver_api driver_fatbin driver_errors driver_streams)
+  foreach(p driver_api driver_fatbin driver_errors driver_streams driver_link)
     add_custom_command(
       OUTPUT ${_bin}/${p}
       COMMAND ${SOFTGPU_NVCC} -cudart none -O2 -std=c++17 ${_drv_host} -o ${_bin}/${p} ${_drv}/${p}.cpp -lcuda
@@ -40,6 +42,22 @@ if(TARGET cuda_driver)
     COMMENT "nvcc driver kernels (fatbin, ptx)"
     VERBATIM)
   list(APPEND _programs ${_bin}/driver_kernels.fatbin ${_bin}/driver_kernels.ptx)
+  # What driver_link links: link_a's PTX, and link_b as PTX, fatbinary,
+  # relocatable object and archive (all -rdc=true).
+  set(_lk ${_bin}/driver_link.d)
+  set(_lk_gen -gencode arch=compute_80,code=[sm_80,compute_80])
+  add_custom_command(
+    OUTPUT ${_lk}/link_a.ptx ${_lk}/link_b.ptx ${_lk}/link_b.fatbin ${_lk}/link_b.o ${_lk}/liblink_b.a
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${_lk}
+    COMMAND ${SOFTGPU_NVCC} -rdc=true -ptx -arch=compute_80 -o ${_lk}/link_a.ptx ${_drv}/link_a.cu
+    COMMAND ${SOFTGPU_NVCC} -rdc=true -ptx -arch=compute_80 -o ${_lk}/link_b.ptx ${_drv}/link_b.cu
+    COMMAND ${SOFTGPU_NVCC} -rdc=true -fatbin ${_lk_gen} -o ${_lk}/link_b.fatbin ${_drv}/link_b.cu
+    COMMAND ${SOFTGPU_NVCC} -rdc=true -c ${_lk_gen} ${_drv_host} -o ${_lk}/link_b.o ${_drv}/link_b.cu
+    COMMAND ${SOFTGPU_NVCC} -lib ${_drv_host} -o ${_lk}/liblink_b.a ${_lk}/link_b.o
+    DEPENDS ${_drv}/link_a.cu ${_drv}/link_b.cu
+    COMMENT "nvcc driver_link inputs"
+    VERBATIM)
+  list(APPEND _programs ${_lk}/liblink_b.a)
   softgpu_cuda_program(driver_mixed SOURCES driver/driver_mixed.cu ARCH -arch=sm_90 FLAGS -lcuda)
 
   foreach(part ptx context cluster memory extras)
@@ -50,6 +68,7 @@ if(TARGET cuda_driver)
   cuda_test(driver_errors driver_errors STDOUT_REGEX "PASS driver_errors"
             STDERR_REGEX "softgpu cuda: cuTensorMapEncodeIm2col is not implemented yet\n")
   cuda_test(driver_streams driver_streams STDOUT_REGEX "PASS driver_streams")
+  cuda_test(driver_link driver_link ARGS ${_lk} STDOUT_REGEX "PASS driver_link")
   if(EXISTS ${SOFTGPU_CUDA_INCLUDE_DIR}/../lib64/stubs/libcuda.so)
     add_test(NAME cuda.driver_abi_exports
       COMMAND bash ${_drv}/check_cuda_abi.sh $<TARGET_FILE:cuda_driver> ${SOFTGPU_CUDA_INCLUDE_DIR}/../lib64/stubs/libcuda.so)
