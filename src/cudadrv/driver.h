@@ -79,6 +79,10 @@ int softgpu_cudart_tensor_map_tiled(void* map, unsigned type, unsigned rank, con
                                     unsigned interleave, unsigned swizzle, unsigned l2, unsigned oob, char* why,
                                     size_t why_len);
 int softgpu_cudart_tensor_map_replace_address(void* map, const void* global, char* why, size_t why_len);
+int softgpu_cudart_tensor_map_im2col(void* map, unsigned type, unsigned rank, const void* global, const uint64_t* dims,
+                                     const uint64_t* strides, const int* lower, const int* upper, unsigned channels,
+                                     unsigned pixels, const unsigned* elem_strides, unsigned interleave,
+                                     unsigned swizzle, unsigned l2, unsigned oob, char* why, size_t why_len);
 void* softgpu_cudart_link_create(void);
 cudaError_t softgpu_cudart_link_add(void* linker, int type, const void* data, size_t size, const char* name);
 cudaError_t softgpu_cudart_link_complete(void* linker, const void** image, size_t* size);

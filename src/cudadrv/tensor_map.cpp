@@ -4,7 +4,8 @@
 // driver documents them, are CUDA_ERROR_INVALID_VALUE; valid ones softgpu
 // does not implement (interleaved layouts, packed sub-byte types, the 128B
 // atom swizzles) CUDA_ERROR_NOT_SUPPORTED; either way the reason goes to
-// stderr. cuTensorMapEncodeIm2col stays a NOT_SUPPORTED stub.
+// stderr. cuTensorMapEncodeIm2col likewise; cuTensorMapEncodeIm2colWide
+// (sm_100) stays a NOT_SUPPORTED stub.
 #include <cstdio>
 
 #include "cudadrv/driver.h"
@@ -32,6 +33,21 @@ CUresult CUDAAPI cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType ty
                                                   unsigned(interleave), unsigned(swizzle), unsigned(l2), unsigned(oob),
                                                   why, sizeof why);
     return report("cuTensorMapEncodeTiled", r, why);
+  });
+}
+
+CUresult CUDAAPI cuTensorMapEncodeIm2col(CUtensorMap* map, CUtensorMapDataType type, cuuint32_t rank, void* global,
+                                         const cuuint64_t* dims, const cuuint64_t* strides, const int* lower,
+                                         const int* upper, cuuint32_t channels, cuuint32_t pixels,
+                                         const cuuint32_t* elem_strides, CUtensorMapInterleave interleave,
+                                         CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2,
+                                         CUtensorMapFloatOOBfill oob) {
+  return guarded([&] {
+    char why[256] = {};
+    const int r = softgpu_cudart_tensor_map_im2col(map, unsigned(type), rank, global, dims, strides, lower, upper,
+                                                   channels, pixels, elem_strides, unsigned(interleave),
+                                                   unsigned(swizzle), unsigned(l2), unsigned(oob), why, sizeof why);
+    return report("cuTensorMapEncodeIm2col", r, why);
   });
 }
 

@@ -214,6 +214,23 @@ __attribute__((visibility("default"))) int softgpu_cudart_tensor_map_tiled(
   return unsupported ? 2 : 1;
 }
 
+// cuTensorMapEncodeIm2col: as softgpu_cudart_tensor_map_tiled.
+__attribute__((visibility("default"))) int softgpu_cudart_tensor_map_im2col(
+    void* map, unsigned type, unsigned rank, const void* global, const uint64_t* dims, const uint64_t* strides,
+    const int* lower, const int* upper, unsigned channels, unsigned pixels, const unsigned* elem_strides,
+    unsigned interleave, unsigned swizzle, unsigned l2, unsigned oob, char* why, size_t why_len) {
+  softgpu::runtime::Im2colEncodeArgs a;
+  a.base.data_type = type, a.base.rank = rank, a.base.global_address = reinterpret_cast<uint64_t>(global);
+  a.base.global_dim = dims, a.base.global_strides = strides, a.base.element_strides = elem_strides;
+  a.base.interleave = interleave, a.base.swizzle = swizzle, a.base.l2_promotion = l2, a.base.oob_fill = oob;
+  a.lower_corner = lower, a.upper_corner = upper, a.channels_per_pixel = channels, a.pixels_per_column = pixels;
+  bool unsupported = false;
+  auto err = softgpu::runtime::encode_im2col(a, static_cast<std::byte*>(map), &unsupported);
+  if (!err) return 0;
+  if (why && why_len) std::snprintf(why, why_len, "%s", err->c_str());
+  return unsupported ? 2 : 1;
+}
+
 __attribute__((visibility("default"))) int softgpu_cudart_tensor_map_replace_address(void* map, const void* global,
                                                                                     char* why, size_t why_len) {
   auto err = softgpu::runtime::replace_address(static_cast<std::byte*>(map), reinterpret_cast<uint64_t>(global));

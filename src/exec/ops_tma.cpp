@@ -12,7 +12,18 @@
 // cp.async.bulk (exec/ops_async.cpp) each copy happens when the
 // instruction executes: a load completes its box's bytes on the mbarrier
 // (of every CTA in ctaMask when multicast), a store is complete before
-// bulk_group's wait. The im2col forms are not implemented.
+// bulk_group's wait.
+//   cp.async.bulk.tensor.Nd.shared::cluster.global.im2col.mbarrier::complete_tx::bytes
+//       {.multicast::cluster}{.L2::cache_hint} [dst], [tmap, {c, w, (h, (d,)) n}], [mbar], {offsets}{, ctaMask}{, policy}
+// loads pixelsPerColumn pixels of channelsPerPixel channels each from a map
+// made by cuTensorMapEncodeIm2col (N = 3..5: channels innermost, images
+// outermost, the spatial dimensions W, H, D between): the first pixel at the
+// coordinates plus the 16-bit im2col offsets (a filter tap), the next ones
+// stepping along W by its traversal stride and wrapping into H, D and N at
+// the pixel box's edges (per spatial dimension [lower + offset,
+// extent + upper + offset), the corners the map's); a pixel or channel
+// outside the tensor reads as zero (NaN fill). The rows lie densely in
+// shared memory, swizzled like a tile's. Stores have no im2col form on sm_90.
 #include <fmt/format.h>
 
 #include <atomic>
@@ -33,8 +44,9 @@ using ops::has_mod;
 
 constexpr uint32_t kChunk = 16;  // swizzle granule; box rows are whole chunks
 
-// The decoded tensor map a lane's [tmap, ...] operand points at.
-std::optional<TensorMap> lane_map(Warp& w, const Operand& a, const uint64_t* base, uint32_t lane) {
+// The decoded tensor map a lane's [tmap, ...] operand points at; an im2col
+// map for the .im2col forms, a tiled one for the others.
+std::optional<TensorMap> lane_map(Warp& w, const Operand& a, const uint64_t* base, uint32_t lane, bool im2col = false) {
   uint64_t addr = w.address(a, lane, base);
   if (a.addr_kind == Operand::AddrKind::KParam) {
     addr += w.launch().params_addr;  // [param, {...}]: the parameter itself
@@ -45,7 +57,14 @@ std::optional<TensorMap> lane_map(Warp& w, const Operand& a, const uint64_t* bas
   const std::byte* p = w.translate(Space::Global, addr, kTensorMapBytes, lane, false);
   if (!p) return std::nullopt;
   auto m = decode_tensor_map(p);
-  if (!m) w.fault(Status::IllegalInstruction, lane, addr, "tensor map was not made by cuTensorMapEncodeTiled");
+  if (!m) {
+    w.fault(Status::IllegalInstruction, lane, addr, "tensor map was not made by cuTensorMapEncodeTiled or cuTensorMapEncodeIm2col");
+  } else if (m->im2col != im2col) {
+    w.fault(Status::IllegalInstruction, lane, addr,
+            im2col ? "an .im2col copy on a tiled tensor map (cuTensorMapEncodeTiled)"
+                   : "a .tile copy on an im2col tensor map (cuTensorMapEncodeIm2col)");
+    return std::nullopt;
+  }
   return m;
 }
 
@@ -143,6 +162,64 @@ uint64_t swizzled(const TensorMap& m, uint64_t base, uint64_t off) {
   return (a & ~uint64_t(kClusterOffsetMask)) | tm_swizzle(m.swizzle, uint32_t(a & kClusterOffsetMask));
 }
 
+// The lane's im2col offsets (one signed 16-bit value per spatial dimension,
+// W first), false after a fault.
+bool lane_offsets(Warp& w, const Operand& v, const TensorMap& m, uint32_t lane, int64_t off[kTensorMapMaxRank - 2]) {
+  const uint32_t spatial = m.rank - 2;
+  if (v.kind != OK::Vec || v.vec_n != spatial) {
+    w.fault(Status::IllegalInstruction, lane, 0,
+            fmt::format("{} im2col offsets for a tensor map of rank {} (it needs {})", v.vec_n, m.rank, spatial));
+    return false;
+  }
+  for (uint32_t i = 0; i < spatial; ++i) {
+    uint64_t scratch[kWarpSize];
+    off[i] = int16_t(uint16_t(w.src(w.vec_elem(v, i), scratch)[lane]));
+  }
+  return true;
+}
+
+// Reads an im2col load's pixels into `box` (pixels_per_column rows of
+// channels_per_pixel elements), out-of-bounds elements filled. False after a
+// fault.
+bool im2col_box(Warp& w, uint32_t lane, const TensorMap& m, const int64_t c[kTensorMapMaxRank],
+                const int64_t off[kTensorMapMaxRank - 2], std::vector<std::byte>& box) {
+  const uint32_t e = m.element_bytes(), nc = m.channels_per_pixel, spatial = m.rank - 2, last = m.rank - 1;
+  const uint64_t row_bytes = uint64_t(nc) * e;
+  box.assign(m.box_bytes(), std::byte{0});
+  int64_t pos[kTensorMapMaxRank - 2], lo_edge[kTensorMapMaxRank - 2], hi_edge[kTensorMapMaxRank - 2];
+  for (uint32_t s = 0; s < spatial; ++s) {
+    lo_edge[s] = m.lower[s] + off[s];
+    hi_edge[s] = int64_t(m.dims[s + 1]) + m.upper[s] + off[s];
+    pos[s] = c[s + 1] + off[s];
+  }
+  int64_t n = c[last];
+  // Channels [c0, c0 + nc) clipped to [0, C).
+  const int64_t lo = std::max<int64_t>(0, -c[0]), hi = std::clamp<int64_t>(int64_t(m.dims[0]) - c[0], 0, nc);
+  for (uint32_t p = 0; p < m.pixels_per_column; ++p) {
+    std::byte* row = box.data() + p * row_bytes;
+    bool in = lo < hi && n >= 0 && n < int64_t(m.dims[last]);
+    uint64_t g = m.global_address + uint64_t(n) * m.strides[last];
+    for (uint32_t s = 0; s < spatial && in; ++s) {
+      in = pos[s] >= 0 && pos[s] < int64_t(m.dims[s + 1]);
+      g += uint64_t(pos[s]) * m.strides[s + 1];
+    }
+    if (m.oob_nan)
+      for (int64_t i = 0; i < nc; ++i)
+        if (!in || i < lo || i >= hi) nan_fill(m.type, row + uint64_t(i) * e);
+    if (in && !global_bytes(w, lane, g + uint64_t(c[0] + lo) * e, uint64_t(hi - lo) * e, row + uint64_t(lo) * e, false))
+      return false;
+    // The next pixel: along W, wrapping at the box's edge into H, D, then N.
+    uint32_t s = 0;
+    for (; s < spatial; ++s) {
+      pos[s] += m.elem_strides[s + 1];
+      if (pos[s] < hi_edge[s]) break;
+      pos[s] = lo_edge[s];
+    }
+    if (s == spatial) n += m.elem_strides[last];
+  }
+  return true;
+}
+
 bool check_shared_alignment(Warp& w, uint32_t lane, uint64_t addr, const char* what) {
   if (addr % 128 == 0) return true;
   w.fault(Status::MisalignedAddress, lane, addr, fmt::format("{} shared-memory address is not 128-byte aligned", what));
@@ -150,32 +227,38 @@ bool check_shared_alignment(Warp& w, uint32_t lane, uint64_t addr, const char* w
 }
 
 // Loads: global box -> shared (each CTA in the multicast mask), complete_tx on their mbarriers.
-template <bool Multicast>
+template <bool Multicast, bool Im2col = false>
 void exec_tma_load(Warp& w, const Inst& in, uint32_t mask) {
   uint64_t s0[kWarpSize], s1[kWarpSize], s2[kWarpSize], s3[kWarpSize];
   auto base = [&](const Operand& o, uint64_t* s) { return o.reg == program::kNoReg ? s : w.reg(o.reg); };
   const uint64_t* db = base(in.o[0], s0);
   const uint64_t* tb = base(in.o[1], s1);
   const uint64_t* mb = base(in.o[2], s2);
-  const uint64_t* cta_mask = Multicast ? w.src(in.o[3], s3) : nullptr;
+  const uint64_t* cta_mask = Multicast ? w.src(in.o[Im2col ? 4 : 3], s3) : nullptr;
   std::vector<std::byte> box;
   for_lanes(mask, [&](uint32_t l) {
     if (w.faulted()) return;
-    auto m = lane_map(w, in.o[1], tb, l);
-    int64_t c[kTensorMapMaxRank];
+    auto m = lane_map(w, in.o[1], tb, l, Im2col);
+    int64_t c[kTensorMapMaxRank], off[kTensorMapMaxRank - 2];
     uint64_t dst = 0, mbar = 0;
-    if (!m || !lane_coords(w, in.o[1], *m, l, c) || !shared_offset(w, in.o[0], db, l, dst) ||
-        !shared_offset(w, in.o[2], mb, l, mbar) || !check_shared_alignment(w, l, dst, "cp.async.bulk.tensor destination"))
+    if (!m || !lane_coords(w, in.o[1], *m, l, c) || (Im2col && !lane_offsets(w, in.o[3], *m, l, off)) ||
+        !shared_offset(w, in.o[0], db, l, dst) || !shared_offset(w, in.o[2], mb, l, mbar) ||
+        !check_shared_alignment(w, l, dst, "cp.async.bulk.tensor destination"))
       return;
     // Read the box once (out-of-bounds elements filled).
-    const uint32_t e = m->element_bytes();
-    box.assign(m->box_bytes(), std::byte{0});
-    const bool ok = for_rows(*m, c, [&](uint64_t g, uint32_t lo, uint32_t hi, uint64_t soff) {
-      if (m->oob_nan)
-        for (uint32_t i = 0; i < m->box_elems(0); ++i)
-          if (i < lo || i >= hi) nan_fill(m->type, box.data() + soff + uint64_t(i) * e);
-      return hi <= lo || global_bytes(w, l, g, uint64_t(hi - lo) * e, box.data() + soff + uint64_t(lo) * e, false);
-    });
+    bool ok;
+    if constexpr (Im2col) {
+      ok = im2col_box(w, l, *m, c, off, box);
+    } else {
+      const uint32_t e = m->element_bytes();
+      box.assign(m->box_bytes(), std::byte{0});
+      ok = for_rows(*m, c, [&](uint64_t g, uint32_t lo, uint32_t hi, uint64_t soff) {
+        if (m->oob_nan)
+          for (uint32_t i = 0; i < m->box_elems(0); ++i)
+            if (i < lo || i >= hi) nan_fill(m->type, box.data() + soff + uint64_t(i) * e);
+        return hi <= lo || global_bytes(w, l, g, uint64_t(hi - lo) * e, box.data() + soff + uint64_t(lo) * e, false);
+      });
+    }
     if (!ok) return;
     // Destinations: this CTA (its address may already name another rank) or each CTA of the mask.
     uint32_t ranks = 0;
@@ -284,14 +367,17 @@ void exec_tma_store(Warp& w, const Inst& in, uint32_t mask) {
   });
 }
 
-// Prefetch: no cache to fill functionally; the map and coordinates are checked.
+// Prefetch: no cache to fill functionally; the map, coordinates (and im2col
+// offsets) are checked.
+template <bool Im2col = false>
 void exec_tma_prefetch(Warp& w, const Inst& in, uint32_t mask) {
   uint64_t s0[kWarpSize];
   const uint64_t* tb = in.o[0].reg == program::kNoReg ? s0 : w.reg(in.o[0].reg);
   for_lanes(mask, [&](uint32_t l) {
     if (w.faulted()) return;
-    int64_t c[kTensorMapMaxRank];
-    if (auto m = lane_map(w, in.o[0], tb, l)) lane_coords(w, in.o[0], *m, l, c);
+    int64_t c[kTensorMapMaxRank], off[kTensorMapMaxRank - 2];
+    if (auto m = lane_map(w, in.o[0], tb, l, Im2col); m && lane_coords(w, in.o[0], *m, l, c) && Im2col)
+      lane_offsets(w, in.o[1], *m, l, off);
   });
 }
 
@@ -315,11 +401,22 @@ ExecFn reduce_fn() { return &exec_tma_store<true, Op>; }
 
 ExecFn bind_cp_tensor(const Inst& in) {
   const uint32_t dims = dims_of(in);
-  if (!dims || has_mod(in, ".im2col") || has_mod(in, ".im2col::w") || has_mod(in, ".im2col::w::128") ||
+  if (!dims || has_mod(in, ".im2col::w") || has_mod(in, ".im2col::w::128") || has_mod(in, ".im2col_no_offs") ||
       has_mod(in, ".cta_group::1") || has_mod(in, ".cta_group::2") || has_mod(in, ".tile::gather4") ||
       has_mod(in, ".tile::scatter4"))
-    return nullptr;  // im2col and the sm_100 forms: not implemented
+    return nullptr;  // the sm_100 forms: not implemented
   const int hint = has_mod(in, ".L2::cache_hint") ? 1 : 0;
+  if (has_mod(in, ".im2col")) {
+    // Loads and prefetches only; the offsets vector right after the tensor (or mbarrier) operand.
+    if (dims < 3 || in.raw_mods.empty() || in.raw_mods[0] != ".async") return nullptr;
+    auto offsets_at = [&](int i) { return i < in.nops && in.o[i].kind == OK::Vec && in.o[i].vec_n == dims - 2; };
+    if (has_mod(in, ".prefetch"))
+      return tmap_operand(in, 0, dims) && offsets_at(1) && in.nops == 2 + hint ? &exec_tma_prefetch<true> : nullptr;
+    if (!has_mod(in, ".mbarrier::complete_tx::bytes")) return nullptr;
+    const bool mc = has_mod(in, ".multicast::cluster");
+    if (!tmap_operand(in, 1, dims) || !offsets_at(3) || in.nops != 4 + (mc ? 1 : 0) + hint) return nullptr;
+    return mc ? &exec_tma_load<true, true> : &exec_tma_load<false, true>;
+  }
   const std::string& first = in.raw_mods.empty() ? std::string() : in.raw_mods[0];
   if (first == ".reduce") {
     if (!has_mod(in, ".global") || !has_mod(in, ".bulk_group") || !tmap_operand(in, 0, dims) || in.nops != 2 + hint)
@@ -335,11 +432,11 @@ ExecFn bind_cp_tensor(const Inst& in) {
     return nullptr;
   }
   if (first != ".async") return nullptr;
-  if (has_mod(in, ".prefetch")) return tmap_operand(in, 0, dims) && in.nops == 1 + hint ? &exec_tma_prefetch : nullptr;
+  if (has_mod(in, ".prefetch")) return tmap_operand(in, 0, dims) && in.nops == 1 + hint ? &exec_tma_prefetch<false> : nullptr;
   if (has_mod(in, ".mbarrier::complete_tx::bytes")) {
     const bool mc = has_mod(in, ".multicast::cluster");
     if (!tmap_operand(in, 1, dims) || in.nops != 3 + (mc ? 1 : 0) + hint) return nullptr;
-    return mc ? &exec_tma_load<true> : &exec_tma_load<false>;
+    return mc ? &exec_tma_load<true, false> : &exec_tma_load<false, false>;
   }
   if (has_mod(in, ".bulk_group") && has_mod(in, ".global") && tmap_operand(in, 0, dims) && in.nops == 2 + hint)
     return &exec_tma_store<false>;

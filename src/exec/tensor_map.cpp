@@ -19,8 +19,12 @@ struct Packed {
   uint32_t dims_minus1[kTensorMapMaxRank];  // globalDim <= 2^32
   uint32_t pad2;
   uint64_t strides[kTensorMapMaxRank - 1];  // bytes, dimensions 1..rank-1
-  uint16_t box[kTensorMapMaxRank];          // <= 256
+  uint16_t box[kTensorMapMaxRank];          // <= 256 (0 in an im2col map)
   uint8_t elem_strides[kTensorMapMaxRank];  // 1..8
+  uint8_t im2col;                           // 1: made by encode_im2col
+  int16_t lower[kTensorMapMaxRank - 2];     // pixel box corners, W first
+  int16_t upper[kTensorMapMaxRank - 2];
+  uint16_t channels, pixels;                // per pixel, per column
 };
 static_assert(sizeof(Packed) <= kTensorMapBytes);
 
@@ -55,12 +59,18 @@ uint32_t tm_element_bytes(TmDataType t) {
 }
 
 uint64_t TensorMap::box_bytes() const {
+  if (im2col) return uint64_t(element_bytes()) * channels_per_pixel * pixels_per_column;
   uint64_t n = element_bytes();
   for (uint32_t i = 0; i < rank; ++i) n *= box_elems(i);
   return n;
 }
 
-std::optional<std::string> encode_tiled(const TiledEncodeArgs& a, std::byte* out, bool* unsupported) {
+namespace {
+
+// Both encodings: the tiled one (im2col null) and the im2col one, whose box
+// is channels x pixels instead of boxDim.
+std::optional<std::string> encode_map(const TiledEncodeArgs& a, const Im2colEncodeArgs* im2col, std::byte* out,
+                                      bool* unsupported) {
   if (unsupported) *unsupported = false;
   auto no = [&](std::string why) -> std::optional<std::string> {
     if (unsupported) *unsupported = true;
@@ -78,8 +88,10 @@ std::optional<std::string> encode_tiled(const TiledEncodeArgs& a, std::byte* out
   const auto il = TmInterleave(a.interleave);
   const auto sw = TmSwizzle(a.swizzle);
   if (il != TmInterleave::None && a.rank < 3) return "an interleaved layout needs tensorRank >= 3";
-  if (!a.global_dim || !a.box_dim || !a.element_strides || (a.rank > 1 && !a.global_strides))
-    return "globalDim, globalStrides, boxDim or elementStrides is NULL";
+  if (im2col && (a.rank < 3 || a.rank > 5)) return fmt::format("tensorRank {} is not 3, 4 or 5 (im2col)", a.rank);
+  if (!a.global_dim || (!im2col && !a.box_dim) || !a.element_strides || (a.rank > 1 && !a.global_strides))
+    return im2col ? "globalDim, globalStrides or elementStrides is NULL"
+                  : "globalDim, globalStrides, boxDim or elementStrides is NULL";
   const uint32_t esize = tm_element_bytes(type);
   if (a.global_address % (il == TmInterleave::B32 ? 32 : 16))
     return fmt::format("globalAddress 0x{:x} is not {}-byte aligned", a.global_address, il == TmInterleave::B32 ? 32 : 16);
@@ -92,16 +104,38 @@ std::optional<std::string> encode_tiled(const TiledEncodeArgs& a, std::byte* out
       return fmt::format("globalStrides[{}] = {} is not a multiple of {} below 2^40", i, s, il == TmInterleave::B32 ? 32 : 16);
   }
   for (uint32_t i = 0; i < a.rank; ++i) {
-    if (a.box_dim[i] == 0 || a.box_dim[i] > 256) return fmt::format("boxDim[{}] = {} is not 1..256", i, a.box_dim[i]);
+    if (!im2col && (a.box_dim[i] == 0 || a.box_dim[i] > 256))
+      return fmt::format("boxDim[{}] = {} is not 1..256", i, a.box_dim[i]);
     if (a.element_strides[i] == 0 || a.element_strides[i] > 8)
       return fmt::format("elementStrides[{}] = {} is not 1..8", i, a.element_strides[i]);
+  }
+  const uint32_t spatial = a.rank >= 2 ? a.rank - 2 : 0;
+  if (im2col) {
+    if (!im2col->lower_corner || !im2col->upper_corner) return "pixelBoxLowerCorner or pixelBoxUpperCorner is NULL";
+    // The corners' range narrows with the rank (the driver packs them in the map).
+    const int32_t lim = a.rank == 3 ? 32768 : a.rank == 4 ? 128 : 16;
+    for (uint32_t i = 0; i < spatial; ++i) {
+      const int32_t lo = im2col->lower_corner[i], hi = im2col->upper_corner[i];
+      if (lo < -lim || lo >= lim || hi < -lim || hi >= lim)
+        return fmt::format("pixelBox corner {} ({}, {}) is outside [{}, {}] for tensorRank {}", i, lo, hi, -lim, lim - 1,
+                           a.rank);
+      if (int64_t(a.global_dim[i + 1]) + hi - lo <= 0)
+        return fmt::format("the pixel box is empty along spatial dimension {} (globalDim {} + upper {} - lower {})", i,
+                           a.global_dim[i + 1], hi, lo);
+    }
+    if (im2col->channels_per_pixel == 0 || im2col->channels_per_pixel > 256)
+      return fmt::format("channelsPerPixel {} is not 1..256", im2col->channels_per_pixel);
+    if (im2col->pixels_per_column == 0 || im2col->pixels_per_column > 1024)
+      return fmt::format("pixelsPerColumn {} is not 1..1024", im2col->pixels_per_column);
   }
   if (a.oob_fill == 1 && !is_float(type)) return "oobFill NAN_REQUEST_ZERO_FMA needs a floating-point tensorDataType";
   if (il == TmInterleave::B32 && sw != TmSwizzle::B32) return "interleave 32B needs swizzle 32B";
   if (esize == 0) return no(fmt::format("tensorDataType {} (packed sub-byte values)", a.data_type));
   if (il == TmInterleave::None) {
-    const uint64_t inner = uint64_t(a.box_dim[0]) * esize;
-    if (inner % 16) return fmt::format("boxDim[0] * element size = {} bytes is not a multiple of 16", inner);
+    const uint64_t inner = uint64_t(im2col ? im2col->channels_per_pixel : a.box_dim[0]) * esize;
+    if (inner % 16)
+      return fmt::format("{} * element size = {} bytes is not a multiple of 16", im2col ? "channelsPerPixel" : "boxDim[0]",
+                         inner);
     if (sw != TmSwizzle::None && inner > swizzle_span(sw))
       return fmt::format("the box's inner dimension ({} bytes) exceeds the {}-byte swizzle span", inner, swizzle_span(sw));
   }
@@ -120,19 +154,38 @@ std::optional<std::string> encode_tiled(const TiledEncodeArgs& a, std::byte* out
   p.address = a.global_address;
   for (uint32_t i = 0; i < a.rank; ++i) {
     p.dims_minus1[i] = uint32_t(a.global_dim[i] - 1);
-    p.box[i] = uint16_t(a.box_dim[i]);
+    p.box[i] = im2col ? 0 : uint16_t(a.box_dim[i]);
     // The first element stride is ignored without interleave (TMA has none in dimension 0).
     p.elem_strides[i] = uint8_t(i == 0 && il == TmInterleave::None ? 1 : a.element_strides[i]);
   }
   for (uint32_t i = 0; i + 1 < a.rank; ++i) p.strides[i] = a.global_strides[i];
+  if (im2col) {
+    p.im2col = 1;
+    for (uint32_t i = 0; i < spatial; ++i) {
+      p.lower[i] = int16_t(im2col->lower_corner[i]);
+      p.upper[i] = int16_t(im2col->upper_corner[i]);
+    }
+    p.channels = uint16_t(im2col->channels_per_pixel);
+    p.pixels = uint16_t(im2col->pixels_per_column);
+  }
   std::memset(out, 0, kTensorMapBytes);
   std::memcpy(out, &p, sizeof p);
   return std::nullopt;
 }
 
+}  // namespace
+
+std::optional<std::string> encode_tiled(const TiledEncodeArgs& a, std::byte* out, bool* unsupported) {
+  return encode_map(a, nullptr, out, unsupported);
+}
+
+std::optional<std::string> encode_im2col(const Im2colEncodeArgs& a, std::byte* out, bool* unsupported) {
+  return encode_map(a.base, &a, out, unsupported);
+}
+
 std::optional<std::string> replace_address(std::byte* map, uint64_t global_address) {
   if (!map) return "tensorMap is NULL";
-  if (!decode_tensor_map(map)) return "tensorMap was not made by cuTensorMapEncodeTiled";
+  if (!decode_tensor_map(map)) return "tensorMap was not made by cuTensorMapEncodeTiled or cuTensorMapEncodeIm2col";
   if (global_address % 16 || global_address == 0)
     return fmt::format("globalAddress 0x{:x} is not 16-byte aligned", global_address);
   std::memcpy(map + offsetof(Packed, address), &global_address, 8);
@@ -153,11 +206,20 @@ std::optional<TensorMap> decode_tensor_map(const std::byte* bytes) {
   m.l2_promotion = p.l2_promotion;
   m.oob_nan = p.oob_nan;
   m.global_address = p.address;
+  m.im2col = p.im2col == 1;
+  if (p.im2col > 1 || (m.im2col && (m.rank < 3 || p.channels == 0 || p.channels > 256 || p.pixels == 0 || p.pixels > 1024)))
+    return std::nullopt;
   for (uint32_t i = 0; i < m.rank; ++i) {
     m.dims[i] = uint64_t(p.dims_minus1[i]) + 1;
     m.box[i] = p.box[i];
     m.elem_strides[i] = p.elem_strides[i];
-    if (m.box[i] == 0 || m.box[i] > 256 || m.elem_strides[i] == 0 || m.elem_strides[i] > 8) return std::nullopt;
+    if ((!m.im2col && (m.box[i] == 0 || m.box[i] > 256)) || m.elem_strides[i] == 0 || m.elem_strides[i] > 8)
+      return std::nullopt;
+  }
+  if (m.im2col) {
+    for (uint32_t i = 0; i + 2 < m.rank; ++i) m.lower[i] = p.lower[i], m.upper[i] = p.upper[i];
+    m.channels_per_pixel = p.channels;
+    m.pixels_per_column = p.pixels;
   }
   m.strides[0] = m.element_bytes();
   for (uint32_t i = 1; i < m.rank; ++i) m.strides[i] = p.strides[i - 1];

@@ -38,6 +38,14 @@ struct TensorMap {
   std::array<uint64_t, kTensorMapMaxRank> strides{};  // bytes; strides[0] = element size
   std::array<uint32_t, kTensorMapMaxRank> box{};      // box extent in elements per dimension
   std::array<uint32_t, kTensorMapMaxRank> elem_strides{};  // traversal step (elem_strides[0] = 1)
+  // im2col maps (cuTensorMapEncodeIm2col): rank 3..5, dimension 0 the
+  // channels C, rank - 1 the images N, the ones between the spatial W, H, D.
+  // The pixel box's corners per spatial dimension (index 0 = W), relative to
+  // the tensor's first and one-past-last pixel; the channels and pixels one
+  // load brings.
+  bool im2col = false;
+  std::array<int32_t, kTensorMapMaxRank - 2> lower{}, upper{};
+  uint32_t channels_per_pixel = 0, pixels_per_column = 0;
 
   uint32_t element_bytes() const { return tm_element_bytes(type); }
   // Elements the box holds along dimension i (ceil(box / elementStride)).
@@ -63,9 +71,19 @@ struct TiledEncodeArgs {
 // alone. `unsupported` is set when the arguments are valid but name
 // something softgpu does not implement (interleaved layouts, packed types).
 std::optional<std::string> encode_tiled(const TiledEncodeArgs& a, std::byte* out, bool* unsupported = nullptr);
+
+// cuTensorMapEncodeIm2col's arguments beyond the tiled ones (box_dim unused).
+struct Im2colEncodeArgs {
+  TiledEncodeArgs base;                  // type, rank, address, dims, strides, element strides, modes
+  const int32_t* lower_corner = nullptr;  // rank - 2 entries, W first
+  const int32_t* upper_corner = nullptr;
+  uint32_t channels_per_pixel = 0, pixels_per_column = 0;
+};
+std::optional<std::string> encode_im2col(const Im2colEncodeArgs& a, std::byte* out, bool* unsupported = nullptr);
+
 // Replaces the global address of an encoded map (cuTensorMapReplaceAddress).
 std::optional<std::string> replace_address(std::byte* map, uint64_t global_address);
-// Reads a map written by encode_tiled; nullopt if `bytes` is not one.
+// Reads a map written by encode_tiled or encode_im2col; nullopt if `bytes` is not one.
 std::optional<TensorMap> decode_tensor_map(const std::byte* bytes);
 
 // The shared-memory byte offset a tensor-map swizzle moves `offset` to: the

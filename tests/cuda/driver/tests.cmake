@@ -66,7 +66,7 @@ if(TARGET cuda_driver)
   cuda_test(driver_fatbin driver_fatbin ARGS "${_bin}/driver_kernels.fatbin@@${_bin}/driver_kernels.ptx"
             STDOUT_REGEX "PASS driver_fatbin")
   cuda_test(driver_errors driver_errors STDOUT_REGEX "PASS driver_errors"
-            STDERR_REGEX "softgpu cuda: cuTensorMapEncodeIm2col is not implemented yet\n")
+            STDERR_REGEX "softgpu cuda: cuTensorMapEncodeIm2colWide is not implemented yet\n")
   cuda_test(driver_streams driver_streams STDOUT_REGEX "PASS driver_streams")
   cuda_test(driver_link driver_link ARGS ${_lk} STDOUT_REGEX "PASS driver_link")
   if(EXISTS ${SOFTGPU_CUDA_INCLUDE_DIR}/../lib64/stubs/libcuda.so)

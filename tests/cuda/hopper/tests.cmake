@@ -49,3 +49,8 @@ endif()
 softgpu_cuda_program(tma SOURCES hopper/tma.cu ARCH -arch=sm_90)
 cuda_test(tma tma STDOUT_REGEX "tiles: 100x70 floats in 12 tiles, 0 mismatches@@swizzle 128B: 64x32 halves, 0 mismatches@@PASS tma"
           STDERR_REGEX "softgpu cuda: cuTensorMapEncodeTiled: boxDim\\[0\\] = 300 is not 1..256@@globalStrides\\[0\\] = 452 is not a multiple of 16")
+
+# TMA im2col: a 3x3 convolution (strides 1 and 2) from im2col loads under
+# each filter tap, the map from cuTensorMapEncodeIm2col, against a CPU one.
+softgpu_cuda_program(tma_im2col_conv SOURCES hopper/tma_im2col_conv.cu ARCH -arch=sm_90)
+cuda_test(tma_im2col_conv tma_im2col_conv STDOUT_REGEX "conv stride 1: .*conv stride 2: .*PASS tma_im2col_conv")

@@ -81,7 +81,7 @@ const char* kPtx = R"(.version 8.0
 	.reg .b32 %r<5>;
 	.reg .b64 %rd<2>;
 	.reg .b16 %h<2>;
-	cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r1}], [%r4], {%h1};
+	cp.async.bulk.tensor.3d.shared::cluster.global.im2col::w.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r1}], [%r4], {%h1};
 	ret;
 }
 )";
@@ -120,7 +120,7 @@ TEST(Unimplemented, ModuleLoadsAndOnlyTheKernelsReachingOneFail) {
   EXPECT_EQ(l.lr.diagnostics[0].severity, ptx::Severity::NotImplemented);
   EXPECT_EQ(l.lr.diagnostics[0].loc.line, 68u);
   EXPECT_EQ(l.lr.diagnostics[0].message,
-            "instruction 'cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes' is not "
+            "instruction 'cp.async.bulk.tensor.3d.shared::cluster.global.im2col::w.mbarrier::complete_tx::bytes' is not "
             "implemented by softgpu (in function 'tma_load'); kernels that use it fail at launch");
 
   auto msg = [&](const char* k) { return exec::find_kernel(*l.lr.program, k)->not_implemented; };

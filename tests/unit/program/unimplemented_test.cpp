@@ -40,7 +40,7 @@ TEST(Unimplemented, TmaFormsDecodeAsCp) {
   Program p = test::decode(
       "\tcp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
       "[%r1], [%rd1, {%r2, %r3}], [%r4], %h1;\n"
-      "\tcp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes "
+      "\tcp.async.bulk.tensor.3d.shared::cluster.global.im2col::w.mbarrier::complete_tx::bytes "
       "[%r1], [%rd1, {%r2, %r3, %r4}], [%r4], {%h1};\n\tret;\n");
   const Function& f = p.functions[0];
   EXPECT_TRUE(f.unimplemented.empty());
