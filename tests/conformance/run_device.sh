@@ -22,8 +22,8 @@ nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 } > "$out/env.txt"
 cat "$out/env.txt"
 
-progs="conf_int conf_float conf_float_ftz conf_convert conf_half conf_approx conf_warp conf_atomic conf_lowp conf_wgmma"
-declare -A flags=([conf_float_ftz]="-DCONF_FTZ -ftz=true" [conf_lowp]="-arch=sm_90"
+progs="conf_int conf_float conf_float_ftz conf_convert conf_half conf_approx conf_warp conf_atomic conf_lowp conf_wgmma conf_tma"
+declare -A flags=([conf_float_ftz]="-DCONF_FTZ -ftz=true" [conf_lowp]="-arch=sm_90" [conf_tma]="-arch=sm_90"
                   [conf_wgmma]="-gencode arch=compute_90a,code=[sm_90a,compute_90a]")
 declare -A source=([conf_float_ftz]=conf_float.cu)
 for p in $progs; do

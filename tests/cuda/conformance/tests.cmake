@@ -35,8 +35,9 @@ conf_program(conf_warp conf_warp.cu)
 conf_program(conf_atomic conf_atomic.cu)
 conf_program(conf_lowp conf_lowp.cu -arch=sm_90)  # fp8 cvt needs sm_89+
 conf_program(conf_wgmma conf_wgmma.cu -gencode arch=compute_90a,code=[sm_90a,compute_90a])
+conf_program(conf_tma conf_tma.cu -arch=sm_90)
 foreach(p conf_int conf_float conf_float_ftz conf_convert conf_half conf_approx conf_warp conf_atomic conf_lowp
-          conf_wgmma)
+          conf_wgmma conf_tma)
   cuda_test(${p} ${p} STDOUT_REGEX "PASS ${p}@@ 0 failed" TIMEOUT 300)
   set_tests_properties(cuda.${p} PROPERTIES LABELS "cuda;conformance")
 endforeach()
