@@ -1,5 +1,6 @@
-// softgpu cuBLASLt's device kernels: the matmul with its epilogue (the tiled
-// main loop of src/cublas/gemm_tile.cuh), and the bias-gradient reductions.
+// softgpu cuBLASLt's device kernels: the matmul with its epilogue (on the
+// tensor cores with the main loop of src/cublas/gemm_tc.cuh, or SIMT with
+// that of gemm_tile.cuh), and the bias-gradient reductions.
 // Compiled by nvcc into the library's own fatbinary, registered with
 // softgpu's libcudart and run on the software GPU.
 #include "kernels.h"
@@ -11,6 +12,7 @@
 
 #include <cstring>
 
+#include "cublas/gemm_tc.cuh"
 #include "cublas/gemm_tile.cuh"
 
 namespace softgpu::cublaslt {
@@ -64,65 +66,61 @@ __device__ __forceinline__ TA gelu_grad(TA x) {
   return TA(0.5) * (TA(1) + t) + TA(0.5) * x * (TA(1) - t * t) * k0 * (TA(1) + TA(3) * k1 * x * x);
 }
 
-// One 64x64 tile of D per block; the epilogue per element in TA. The ReLU
-// bit mask (RELU_AUX*) goes through shared memory so that each byte of it is
-// written whole by one thread.
-template <typename TI, typename TO, typename TA, typename TS, int R>
-__global__ void __launch_bounds__(kDim* kDim) matmul_kernel(Dev p, TS alpha, const TS* alpha_dev, TS beta,
-                                                            const TS* beta_dev) {
-  const int64_t z = p.z0 + blockIdx.z;
-  const TI* a = static_cast<const TI*>(p.a) + p.sa * z;
-  const TI* b = static_cast<const TI*>(p.b) + p.sb * z;
-  const TO* c = static_cast<const TO*>(p.c) + p.sc * z;
-  TO* d = static_cast<TO*>(p.d) + p.sd * z;
-  __shared__ gemm_tile::Operands<TA> sm;
-  __shared__ unsigned char positive[kTile][kTile];  // [col][row] of the tile, RELU_AUX* only
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const int row0 = blockIdx.x * kTile, col0 = blockIdx.y * kTile;
-  TA acc[kPer][kPer];
-  gemm_tile::accumulate<TI, TA, R>(sm, acc, p.ta, p.tb, p.m, p.n, p.k, a, p.lda, b, p.ldb, row0, col0);
+// The epilogue of one batch entry, applied to each accumulator by both
+// matmul kernels: x = alpha acc + beta C (+ bias), then the activation or
+// its gradient, aux written or read; returns x (the ReLU mask's input).
+template <typename TO, typename TA>
+struct Epilogue {
+  bool mask_out, mask_in, gelu_out, gelu_in, relu, gelu_act;
+  const TO* bias;
+  unsigned char* mask;
+  TO* gaux;
+  const TO* c;
+  TO* d;
+  TA al, be;
 
-  const unsigned epi = p.epi;
-  const bool mask_out = epi == CUBLASLT_EPILOGUE_RELU_AUX || epi == CUBLASLT_EPILOGUE_RELU_AUX_BIAS;
-  const bool mask_in = epi == CUBLASLT_EPILOGUE_DRELU || epi == CUBLASLT_EPILOGUE_DRELU_BGRAD;
-  const bool gelu_out = epi == CUBLASLT_EPILOGUE_GELU_AUX || epi == CUBLASLT_EPILOGUE_GELU_AUX_BIAS;
-  const bool gelu_in = epi == CUBLASLT_EPILOGUE_DGELU || epi == CUBLASLT_EPILOGUE_DGELU_BGRAD;
-  const bool relu = epi == CUBLASLT_EPILOGUE_RELU || epi == CUBLASLT_EPILOGUE_RELU_BIAS || mask_out;
-  const bool gelu_act = epi == CUBLASLT_EPILOGUE_GELU || epi == CUBLASLT_EPILOGUE_GELU_BIAS || gelu_out;
-  const bool add_bias = (epi & kBias) != 0 && epi < CUBLASLT_EPILOGUE_BGRADA;
-  const TO* bias = add_bias ? static_cast<const TO*>(p.bias) + p.bias_stride * z : nullptr;
-  unsigned char* mask = static_cast<unsigned char*>(p.aux) + (mask_out || mask_in ? p.aux_stride * z / 8 : 0);
-  TO* gaux = static_cast<TO*>(p.aux) + (gelu_out || gelu_in ? p.aux_stride * z : 0);
-
-  const TA al = widen(scalar(alpha, alpha_dev)), be = widen(scalar(beta, beta_dev));
-  for (int i = 0; i < kPer; ++i) {
-    const int r = row0 + ty + kDim * i;
-    for (int j = 0; j < kPer; ++j) {
-      const int cl = col0 + tx + kDim * j;
-      const bool in = r < p.m && cl < p.n;
-      TA x = 0;
-      if (in) {
-        // alpha == 0: A and B do not count, beta == 0: C is not read.
-        const TA ab = al == TA(0) ? TA(0) : al * acc[i][j];
-        x = be == TA(0) ? ab : fma(be, TA(widen(c[r * p.c_rs + cl * p.c_cs])), ab);
-        if (bias) x += TA(widen(bias[r]));
-        TA y = x;
-        const int64_t at = r + cl * p.aux_ld;
-        if (relu) y = x > TA(0) ? x : TA(0);
-        if (gelu_act) y = gelu(x);
-        if (gelu_out) gaux[at] = narrow<TO>(x);
-        if (mask_in) y = (mask[at / 8] >> (at % 8)) & 1 ? x : TA(0);
-        if (gelu_in) y = x * gelu_grad(TA(widen(gaux[at])));
-        d[r * p.d_rs + cl * p.d_cs] = narrow<TO>(y);
-      }
-      if (mask_out) positive[tx + kDim * j][ty + kDim * i] = in && x > TA(0);
-    }
+  template <typename TS>
+  __device__ Epilogue(const Dev& p, int64_t z, TS alpha, const TS* alpha_dev, TS beta, const TS* beta_dev) {
+    const unsigned epi = p.epi;
+    mask_out = epi == CUBLASLT_EPILOGUE_RELU_AUX || epi == CUBLASLT_EPILOGUE_RELU_AUX_BIAS;
+    mask_in = epi == CUBLASLT_EPILOGUE_DRELU || epi == CUBLASLT_EPILOGUE_DRELU_BGRAD;
+    gelu_out = epi == CUBLASLT_EPILOGUE_GELU_AUX || epi == CUBLASLT_EPILOGUE_GELU_AUX_BIAS;
+    gelu_in = epi == CUBLASLT_EPILOGUE_DGELU || epi == CUBLASLT_EPILOGUE_DGELU_BGRAD;
+    relu = epi == CUBLASLT_EPILOGUE_RELU || epi == CUBLASLT_EPILOGUE_RELU_BIAS || mask_out;
+    gelu_act = epi == CUBLASLT_EPILOGUE_GELU || epi == CUBLASLT_EPILOGUE_GELU_BIAS || gelu_out;
+    const bool add_bias = (epi & kBias) != 0 && epi < CUBLASLT_EPILOGUE_BGRADA;
+    bias = add_bias ? static_cast<const TO*>(p.bias) + p.bias_stride * z : nullptr;
+    mask = static_cast<unsigned char*>(p.aux) + (mask_out || mask_in ? p.aux_stride * z / 8 : 0);
+    gaux = static_cast<TO*>(p.aux) + (gelu_out || gelu_in ? p.aux_stride * z : 0);
+    c = static_cast<const TO*>(p.c) + p.sc * z;
+    d = static_cast<TO*>(p.d) + p.sd * z;
+    al = widen(scalar(alpha, alpha_dev));
+    be = widen(scalar(beta, beta_dev));
   }
-  if (!mask_out) return;  // uniform across the block
-  __syncthreads();
-  // The tile's bytes of the mask: 8 rows of one column each (row0 and
-  // aux_ld are multiples of 8, so bytes never straddle tiles).
-  for (int e = ty * kDim + tx; e < kTile * kTile / 8; e += kDim * kDim) {
+
+  __device__ TA apply(const Dev& p, int r, int cl, TA acc) const {
+    // alpha == 0: A and B do not count, beta == 0: C is not read.
+    const TA ab = al == TA(0) ? TA(0) : al * acc;
+    TA x = be == TA(0) ? ab : fma(be, TA(widen(c[r * p.c_rs + cl * p.c_cs])), ab);
+    if (bias) x += TA(widen(bias[r]));
+    TA y = x;
+    const int64_t at = r + cl * p.aux_ld;
+    if (relu) y = x > TA(0) ? x : TA(0);
+    if (gelu_act) y = gelu(x);
+    if (gelu_out) gaux[at] = narrow<TO>(x);
+    if (mask_in) y = (mask[at / 8] >> (at % 8)) & 1 ? x : TA(0);
+    if (gelu_in) y = x * gelu_grad(TA(widen(gaux[at])));
+    d[r * p.d_rs + cl * p.d_cs] = narrow<TO>(y);
+    return x;
+  }
+};
+
+// The tile's bytes of the ReLU mask from positive[col][row] (RELU_AUX*): 8
+// rows of one column each (row0 and aux_ld are multiples of 8, so bytes
+// never straddle tiles), each byte written whole by one thread.
+__device__ void write_mask(const Dev& p, unsigned char* mask, const unsigned char (&positive)[kTile][kTile], int row0,
+                           int col0, int tid, int nthreads) {
+  for (int e = tid; e < kTile * kTile / 8; e += nthreads) {
     const int col = e / (kTile / 8), byte = e % (kTile / 8);
     const int gc = col0 + col, gr = row0 + byte * 8;
     if (gc >= p.n || gr >= p.m) continue;
@@ -130,6 +128,67 @@ __global__ void __launch_bounds__(kDim* kDim) matmul_kernel(Dev p, TS alpha, con
     for (int t = 0; t < 8; ++t) bits |= unsigned(positive[col][byte * 8 + t]) << t;
     mask[(gr + gc * p.aux_ld) / 8] = static_cast<unsigned char>(bits);
   }
+}
+
+// SIMT: one 64x64 tile of D per block (the fma main loop of gemm_tile.cuh);
+// f32 x f32 in FP32 and f64.
+template <typename TI, typename TO, typename TA, typename TS, int R>
+__global__ void __launch_bounds__(kDim* kDim) matmul_kernel(Dev p, TS alpha, const TS* alpha_dev, TS beta,
+                                                            const TS* beta_dev) {
+  const int64_t z = p.z0 + blockIdx.z;
+  const TI* a = static_cast<const TI*>(p.a) + p.sa * z;
+  const TI* b = static_cast<const TI*>(p.b) + p.sb * z;
+  __shared__ gemm_tile::Operands<TA> sm;
+  __shared__ unsigned char positive[kTile][kTile];  // [col][row] of the tile, RELU_AUX* only
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row0 = blockIdx.x * kTile, col0 = blockIdx.y * kTile;
+  TA acc[kPer][kPer];
+  gemm_tile::accumulate<TI, TA, R>(sm, acc, p.ta, p.tb, p.m, p.n, p.k, a, p.lda, b, p.ldb, row0, col0);
+  const Epilogue<TO, TA> e(p, z, alpha, alpha_dev, beta, beta_dev);
+  for (int i = 0; i < kPer; ++i) {
+    const int r = row0 + ty + kDim * i;
+    for (int j = 0; j < kPer; ++j) {
+      const int cl = col0 + tx + kDim * j;
+      const bool in = r < p.m && cl < p.n;
+      const TA x = in ? e.apply(p, r, cl, acc[i][j]) : TA(0);
+      if (e.mask_out) positive[tx + kDim * j][ty + kDim * i] = in && x > TA(0);
+    }
+  }
+  if (!e.mask_out) return;  // uniform across the block
+  __syncthreads();
+  write_mask(p, e.mask, positive, row0, col0, ty * kDim + tx, kDim * kDim);
+}
+
+// Tensor cores: the mma.sync main loop of gemm_tc.cuh (as cuBLAS's gemm
+// uses it) per 64x64 tile of D, f32 accumulation, the same epilogue.
+template <gemm_tc::Op O, typename TI, typename TO, typename TS>
+__global__ void __launch_bounds__(gemm_tc::kTcThreads) matmul_tc_kernel(Dev p, TS alpha, const TS* alpha_dev, TS beta,
+                                                                       const TS* beta_dev) {
+  static_assert(gemm_tc::kBM == kTile && gemm_tc::kBN == kTile, "one tile size for the ReLU mask");
+  const int64_t z = p.z0 + blockIdx.z;
+  const TI* a = static_cast<const TI*>(p.a) + p.sa * z;
+  const TI* b = static_cast<const TI*>(p.b) + p.sb * z;
+  __shared__ gemm_tc::Tiles<O> sm;
+  __shared__ unsigned char positive[kTile][kTile];  // [col][row] of the tile, RELU_AUX* only
+  const int row0 = blockIdx.x * kTile, col0 = blockIdx.y * kTile;
+  const Epilogue<TO, float> e(p, z, alpha, alpha_dev, beta, beta_dev);
+  gemm_tc::Acc<false> acc[2][4];
+  if (e.al != 0.f) {  // alpha == 0: A and B are not read; uniform
+    gemm_tc::accumulate<O, TI, false>(sm, acc, p.ta, p.tb, p.m, p.n, p.k, a, p.lda, b, p.ldb, row0, col0);
+  } else {
+    for (auto& row : acc)
+      for (auto& tile : row)
+        for (auto& v : tile.v) v = 0;
+  }
+  gemm_tc::for_each(acc, [&](int tr, int tc, float v) {
+    const int r = row0 + tr, cl = col0 + tc;
+    const bool in = r < p.m && cl < p.n;
+    const float x = in ? e.apply(p, r, cl, v) : 0.f;
+    if (e.mask_out) positive[tc][tr] = in && x > 0.f;
+  });
+  if (!e.mask_out) return;
+  __syncthreads();
+  write_mask(p, e.mask, positive, row0, col0, threadIdx.x, gemm_tc::kTcThreads);
 }
 
 // bias[i] = sum over j < len of x[i*si + j*sj] (batch z at x + z*sx, bias +
@@ -161,22 +220,9 @@ cudaError_t launch_row_sum(cudaStream_t s, int count, int len, const void* x, in
   return cudaSuccess;
 }
 
-template <typename TI, typename TO, typename TA, typename TS, int R>
-cudaError_t matmul_as(cudaStream_t s, const MatmulArgs& m) {
-  TS al{}, be{};
-  if (m.alpha_host) std::memcpy(&al, m.alpha_host, sizeof(TS));
-  if (m.beta_host) std::memcpy(&be, m.beta_host, sizeof(TS));
-  Dev p{m.ta, m.tb, m.m, m.n, m.k, 0, m.a, m.lda, m.sa, m.b, m.ldb, m.sb, m.c, m.c_rs, m.c_cs, m.sc,
-        m.d, m.d_rs, m.d_cs, m.sd, m.epilogue, m.bias, m.bias_stride, m.aux, m.aux_ld, m.aux_stride};
-  constexpr int kMaxZ = 65535;  // grid z limit: larger batches go in chunks
-  for (int b0 = 0; b0 < m.batch; b0 += kMaxZ) {
-    const int nb = m.batch - b0 < kMaxZ ? m.batch - b0 : kMaxZ;
-    p.z0 = b0;
-    dim3 grid((m.m + kTile - 1) / kTile, (m.n + kTile - 1) / kTile, nb);
-    matmul_kernel<TI, TO, TA, TS, R><<<grid, dim3(kDim, kDim), 0, s>>>(
-        p, al, static_cast<const TS*>(m.alpha_dev), be, static_cast<const TS*>(m.beta_dev));
-    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
-  }
+// The bias gradients that follow the matmul (row sums of D, op(A), op(B)).
+template <typename TI, typename TO, typename TA>
+cudaError_t bias_gradients(cudaStream_t s, const MatmulArgs& m) {
   switch (m.epilogue) {
     case CUBLASLT_EPILOGUE_DRELU_BGRAD:
     case CUBLASLT_EPILOGUE_DGELU_BGRAD:  // rows of D
@@ -191,24 +237,59 @@ cudaError_t matmul_as(cudaStream_t s, const MatmulArgs& m) {
   }
 }
 
+// Launches `kernel` over the tiles of every batch entry (grid z in chunks of
+// the 65535 limit), then the bias gradients.
+template <typename TI, typename TO, typename TA, typename TS, class K>
+cudaError_t run_matmul(cudaStream_t s, const MatmulArgs& m, K kernel, dim3 block) {
+  TS al{}, be{};
+  if (m.alpha_host) std::memcpy(&al, m.alpha_host, sizeof(TS));
+  if (m.beta_host) std::memcpy(&be, m.beta_host, sizeof(TS));
+  Dev p{m.ta, m.tb, m.m, m.n, m.k, 0, m.a, m.lda, m.sa, m.b, m.ldb, m.sb, m.c, m.c_rs, m.c_cs, m.sc,
+        m.d, m.d_rs, m.d_cs, m.sd, m.epilogue, m.bias, m.bias_stride, m.aux, m.aux_ld, m.aux_stride};
+  constexpr int kMaxZ = 65535;
+  for (int b0 = 0; b0 < m.batch; b0 += kMaxZ) {
+    const int nb = m.batch - b0 < kMaxZ ? m.batch - b0 : kMaxZ;
+    p.z0 = b0;
+    dim3 grid((m.m + kTile - 1) / kTile, (m.n + kTile - 1) / kTile, nb);
+    kernel<<<grid, block, 0, s>>>(p, al, static_cast<const TS*>(m.alpha_dev), be, static_cast<const TS*>(m.beta_dev));
+    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  }
+  return bias_gradients<TI, TO, TA>(s, m);
+}
+
+template <typename TI, typename TO, typename TA, typename TS, int R>
+cudaError_t matmul_as(cudaStream_t s, const MatmulArgs& m) {
+  return run_matmul<TI, TO, TA, TS>(s, m, matmul_kernel<TI, TO, TA, TS, R>, dim3(kDim, kDim));
+}
+
+template <gemm_tc::Op O, typename TI, typename TO, typename TS>
+cudaError_t matmul_tc_as(cudaStream_t s, const MatmulArgs& m) {
+  return run_matmul<TI, TO, float, TS>(s, m, matmul_tc_kernel<O, TI, TO, TS>, dim3(gemm_tc::kTcThreads));
+}
+
 }  // namespace
 
 cudaError_t launch_matmul(cudaStream_t s, const MatmulArgs& args) {
+  // On the tensor cores, as cuBLASLt runs them: 16-bit inputs (COMPUTE_16F
+  // accumulating in f32 here too) and f32 inputs with a FAST_* compute
+  // type; FP32 and f64 on the SIMT kernel.
+#define SG_TC(O, TI, TO, TS) matmul_tc_as<gemm_tc::Op::O, TI, TO, TS>(s, args)
 #define SG_LT(TI, TO, TA, TS, R) matmul_as<TI, TO, TA, TS, int(InputRound::R)>(s, args)
   using h = __half;
   using bf = __nv_bfloat16;
   switch (args.combo) {
-    case GemmCombo::h_h_scale_h: return SG_LT(h, h, float, h, none);
-    case GemmCombo::h_h: return SG_LT(h, h, float, float, none);
-    case GemmCombo::bf_bf: return SG_LT(bf, bf, float, float, none);
-    case GemmCombo::h_f: return SG_LT(h, float, float, float, none);
-    case GemmCombo::bf_f: return SG_LT(bf, float, float, float, none);
+    case GemmCombo::h_h_scale_h: return SG_TC(f16, h, h, h);
+    case GemmCombo::h_h: return SG_TC(f16, h, h, float);
+    case GemmCombo::bf_bf: return SG_TC(bf16, bf, bf, float);
+    case GemmCombo::h_f: return SG_TC(f16, h, float, float);
+    case GemmCombo::bf_f: return SG_TC(bf16, bf, float, float);
+    case GemmCombo::f_f_tf32: return SG_TC(tf32, float, float, float);
+    case GemmCombo::f_f_via_h: return SG_TC(f16, float, float, float);
+    case GemmCombo::f_f_via_bf: return SG_TC(bf16, float, float, float);
     case GemmCombo::f_f: return SG_LT(float, float, float, float, none);
-    case GemmCombo::f_f_tf32: return SG_LT(float, float, float, float, tf32);
-    case GemmCombo::f_f_via_h: return SG_LT(float, float, float, float, f16);
-    case GemmCombo::f_f_via_bf: return SG_LT(float, float, float, float, bf16);
     case GemmCombo::d_d: return SG_LT(double, double, double, double, none);
   }
+#undef SG_TC
 #undef SG_LT
   return cudaErrorNotSupported;
 }
