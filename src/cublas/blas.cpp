@@ -222,6 +222,10 @@ cublasStatus_t gemm_ex(const char* name, cublasHandle_t h, cublasOperation_t tra
   const bool dev = h->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
   if (arrays) {
     if (!arrays[0] || !arrays[1] || !arrays[2]) return CUBLAS_STATUS_INVALID_VALUE;
+    if (TcGemm tc; tensor_core_route(h->math_mode, comp, combo, tc))
+      return from_cuda(launch_gemm_tc(h->stream, tc, ta, tb, m, n, k, dev ? nullptr : alpha, dev ? alpha : nullptr,
+                                      nullptr, lda, 0, nullptr, ldb, 0, dev ? nullptr : beta, dev ? beta : nullptr,
+                                      nullptr, ldc, 0, batch, arrays));
     return from_cuda(launch_gemm_batched_ex(h->stream, combo, ta, tb, m, n, k, dev ? nullptr : alpha,
                                             dev ? alpha : nullptr, arrays[0], lda, arrays[1], ldb,
                                             dev ? nullptr : beta, dev ? beta : nullptr,

@@ -19,16 +19,21 @@ using namespace gemm_tc;
 // TI: A/B element type, TO: C, TS: scalars as passed. Accumulation and the
 // epilogue (alpha acc + beta C, rounded once to TO) in f32; with kAcc16
 // the mma itself accumulates in f16 (rounding after every k step of 16).
-// blockIdx.z is the batch.
+// blockIdx.z is the batch (the index into a_arr/b_arr/c_arr for
+// gemmBatched).
 template <Op O, typename TI, typename TO, typename TS, bool kAcc16>
 __global__ void __launch_bounds__(kTcThreads)
     gemm_tc_kernel(bool ta, bool tb, int m, int n, int k, TS alpha, const TS* alpha_dev, const TI* a, int64_t lda,
                    int64_t stride_a, const TI* b, int64_t ldb, int64_t stride_b, TS beta, const TS* beta_dev, TO* c,
-                   int64_t ldc, int64_t stride_c) {
+                   int64_t ldc, int64_t stride_c, const TI* const* a_arr, const TI* const* b_arr, TO* const* c_arr) {
   __shared__ Tiles<O> sm;
-  a += stride_a * blockIdx.z;
-  b += stride_b * blockIdx.z;
-  c += stride_c * blockIdx.z;
+  if (a_arr) {  // gemmBatched: the z-th pointers of the arrays
+    a = a_arr[blockIdx.z], b = b_arr[blockIdx.z], c = c_arr[blockIdx.z];
+  } else {
+    a += stride_a * blockIdx.z;
+    b += stride_b * blockIdx.z;
+    c += stride_c * blockIdx.z;
+  }
   const int row0 = blockIdx.x * kBM, col0 = blockIdx.y * kBN;
   const float al = widen(scalar_of(alpha, alpha_dev)), be = widen(scalar_of(beta, beta_dev));
   Acc<kAcc16> acc[2][4];
@@ -52,20 +57,25 @@ template <Op O, typename TI, typename TO, typename TS, bool kAcc16>
 cudaError_t launch_as(cudaStream_t s, bool ta, bool tb, int m, int n, int k, const void* alpha_host,
                       const void* alpha_dev, const void* a, int64_t lda, int64_t sa, const void* b, int64_t ldb,
                       int64_t sb, const void* beta_host, const void* beta_dev, void* c, int64_t ldc, int64_t sc,
-                      int batch) {
+                      int batch, const void* const* const* arrays) {
   TS al{}, be{};
   if (alpha_host) std::memcpy(&al, alpha_host, sizeof(TS));
   if (beta_host) std::memcpy(&be, beta_host, sizeof(TS));
   const auto* ai = static_cast<const TI*>(a);
   const auto* bi = static_cast<const TI*>(b);
   auto* co = static_cast<TO*>(c);
+  const auto* aa = arrays ? reinterpret_cast<const TI* const*>(arrays[0]) : nullptr;
+  const auto* ba = arrays ? reinterpret_cast<const TI* const*>(arrays[1]) : nullptr;
+  auto* ca = arrays ? reinterpret_cast<TO* const*>(const_cast<void* const*>(arrays[2])) : nullptr;
   constexpr int kMaxZ = 65535;  // grid z limit: larger batches go in chunks
   for (int b0 = 0; b0 < batch; b0 += kMaxZ) {
     const int nb = batch - b0 < kMaxZ ? batch - b0 : kMaxZ;
     dim3 grid((m + kBM - 1) / kBM, (n + kBN - 1) / kBN, nb);
     gemm_tc_kernel<O, TI, TO, TS, kAcc16><<<grid, kTcThreads, 0, s>>>(
-        ta, tb, m, n, k, al, static_cast<const TS*>(alpha_dev), ai + sa * b0, lda, sa, bi + sb * b0, ldb, sb, be,
-        static_cast<const TS*>(beta_dev), co + sc * b0, ldc, sc);
+        ta, tb, m, n, k, al, static_cast<const TS*>(alpha_dev), arrays ? nullptr : ai + sa * b0, lda, sa,
+        arrays ? nullptr : bi + sb * b0, ldb, sb, be, static_cast<const TS*>(beta_dev),
+        arrays ? nullptr : co + sc * b0, ldc, sc, arrays ? aa + b0 : nullptr, arrays ? ba + b0 : nullptr,
+        arrays ? ca + b0 : nullptr);
     if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   }
   return cudaSuccess;
@@ -76,10 +86,10 @@ cudaError_t launch_as(cudaStream_t s, bool ta, bool tb, int m, int n, int k, con
 cudaError_t launch_gemm_tc(cudaStream_t s, TcGemm kind, bool ta, bool tb, int m, int n, int k,
                            const void* alpha_host, const void* alpha_dev, const void* a, int64_t lda, int64_t sa,
                            const void* b, int64_t ldb, int64_t sb, const void* beta_host, const void* beta_dev,
-                           void* c, int64_t ldc, int64_t sc, int batch) {
+                           void* c, int64_t ldc, int64_t sc, int batch, const void* const* const* arrays) {
 #define SG_TC(O, TI, TO, TS, ACC16)                                                                                 \
   launch_as<Op::O, TI, TO, TS, ACC16>(s, ta, tb, m, n, k, alpha_host, alpha_dev, a, lda, sa, b, ldb, sb, beta_host, \
-                                      beta_dev, c, ldc, sc, batch)
+                                      beta_dev, c, ldc, sc, batch, arrays)
   using h = __half;
   using bf = __nv_bfloat16;
   switch (kind) {

@@ -22,10 +22,13 @@ enum class TcGemm { f16_acc16, f16_h, f16_f, bf16_bf, bf16_f, tf32, via_f16, via
 
 // Scalars as for launch_gemm_ex: host pointers (host pointer mode) or
 // device pointers (device pointer mode, win when non-null). Batch i at
-// a + i*sa, b + i*sb, c + i*sc (elements).
+// a + i*sa, b + i*sb, c + i*sc (elements), or with `arrays` (gemmBatched)
+// at arrays[0][i], arrays[1][i], arrays[2][i] (device arrays of pointers;
+// a, b, c unused).
 cudaError_t launch_gemm_tc(cudaStream_t s, TcGemm kind, bool ta, bool tb, int m, int n, int k,
                            const void* alpha_host, const void* alpha_dev, const void* a, int64_t lda, int64_t sa,
                            const void* b, int64_t ldb, int64_t sb, const void* beta_host, const void* beta_dev,
-                           void* c, int64_t ldc, int64_t sc, int batch);
+                           void* c, int64_t ldc, int64_t sc, int batch,
+                           const void* const* const* arrays = nullptr);
 
 }  // namespace softgpu::cublas

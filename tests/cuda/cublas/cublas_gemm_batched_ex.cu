@@ -11,7 +11,9 @@
 //
 // Tolerance as cublas_gemm_ex.cu: |got - ref| <= (max(k, 4) u_acc + u_out)
 // * sum |terms| (+ 2^-25 for f16 C), u_acc = 2^-24 (f32 accumulation, f16 and
-// bf16 included) or 2^-53 (f64), u_out the unit roundoff of C's type.
+// bf16 inputs included), 2^-11 for COMPUTE_16F (f16 accumulation: these
+// run on the tensor cores, as cuBLAS's Hgemm does) or 2^-53 (f64), u_out the
+// unit roundoff of C's type.
 #include <cublas_v2.h>
 
 #include <algorithm>
@@ -116,7 +118,8 @@ static int batched_case(cublasHandle_t h, const Combo& cb, cublasOperation_t ta,
   CHECK_BLAS(cublasSetPointerMode(h, device ? CUBLAS_POINTER_MODE_DEVICE : CUBLAS_POINTER_MODE_HOST));
   CHECK_BLAS(call(h, cb, ta, tb, m, n, k, device ? dal : (const void*)alpha_h, da, lda, db, ldb,
                   device ? dbe : (const void*)beta_h, dc, ldc, kBatch));
-  const double u_acc = cb.ab == CUDA_R_64F ? 0x1p-53 : 0x1p-24, u_out = unit(cb.c);
+  const double u_acc = cb.ab == CUDA_R_64F ? 0x1p-53 : cb.comp == CUBLAS_COMPUTE_16F ? 0x1p-11 : 0x1p-24;
+  const double u_out = unit(cb.c);
   for (int q = 0; q < kBatch; ++q) {
     std::vector<unsigned char> got(c[q].size());
     CHECK(cudaMemcpy(got.data(), pc[q], got.size(), cudaMemcpyDeviceToHost));
