@@ -176,22 +176,13 @@ uint32_t frag_regs(const Form& f, Mat m, bool dst = false) {
   return frag_count(f, m) / per_reg(f.type(m, dst));
 }
 
-// (row, col) of fragment element i of lane l; for a sparse A, of the dense
-// A of K / 2 (the stored columns).
-RC frag_elem(const Form& f, Mat m, uint32_t l, uint32_t i) {
+// (row, col) of fragment element i of lane l in a layout of 8-bit or wider
+// elements (the ISA's figures and the measured wmma layouts).
+RC dense_elem(const Form& f, Mat m, uint32_t l, uint32_t i) {
   if (f.wmma) return wmma_elem(f.s, m, f.type(m), l, i);
   using namespace mma;
-  if (f.sparse && m == Mat::A) return frag_elem(f.stored(), m, l, i);
   const Shape& s = f.s;
   const Elem t = f.type(m);
-  if (m != Mat::C && elem_bits(t) < 8) {  // .s4/.u4/.b1: bytes of the 8-bit layout, split
-    const uint32_t per = 8 / elem_bits(t);
-    Form g = f;
-    g.s.k /= per;
-    g.a = g.b = Elem::S8;
-    const RC x = frag_elem(g, m, l, i / per);
-    return m == Mat::A ? split_a(x, per, i) : split_b(x, per, i);
-  }
   if (s.is(8, 8, 4)) {
     if (t == Elem::F64) return m == Mat::A ? a_f64_m8n8k4(l, i) : m == Mat::B ? b_f64_m8n8k4(l, i) : c_8x8(l, i);
     if (m == Mat::A) return a_f16_m8n8k4(l, i, f.a_row);
@@ -213,6 +204,31 @@ RC frag_elem(const Form& f, Mat m, uint32_t l, uint32_t i) {
   return s.k == 16 ? b_i8_k16(l, i) : b_i8_k32(l, i);
 }
 
+// How an operand's fragment maps onto a dense_elem layout, decided once per
+// operand rather than per element: a sparse A is the dense A of K/2 (the
+// stored columns); a sub-byte operand is the 8-bit layout of K/per, each
+// byte split into per elements consecutive in K.
+struct Plan {
+  Form g;
+  uint32_t per = 1;
+};
+Plan plan_of(const Form& f, Mat m) {
+  Plan p{f, 1};
+  if (f.wmma) return p;
+  if (f.sparse && m == Mat::A) p.g = f.stored();
+  if (const uint32_t bits = elem_bits(f.type(m)); m != Mat::C && bits < 8) {
+    p.per = 8 / bits;
+    p.g.s.k /= p.per;
+    p.g.a = p.g.b = Elem::S8;
+  }
+  return p;
+}
+inline RC plan_elem(const Plan& p, Mat m, uint32_t l, uint32_t i) {
+  if (p.per == 1) return dense_elem(p.g, m, l, i);
+  const RC x = dense_elem(p.g, m, l, i / p.per);
+  return m == Mat::A ? mma::split_a(x, p.per, i) : mma::split_b(x, p.per, i);
+}
+
 // Which of the independent products lane l takes part in.
 uint32_t group_of(const Form& f, uint32_t l) { return f.quad() ? (l >> 2) & 3 : 0; }
 
@@ -231,11 +247,11 @@ void expand_sparse_a(Warp& w, const Inst& in, const Form& f, const VecVals& va, 
   uint64_t scratch[kWarpSize];
   const uint64_t* meta = w.src(in.o[4], scratch);
   const uint32_t sel = uint32_t(in.o[5].imm), stored = mma::sparse_chunk(f.a) / 2;
-  const Form h = f.stored();
-  const uint32_t cnt = frag_count(h, Mat::A);
+  const Plan p = plan_of(f, Mat::A);  // (row, stored column)
+  const uint32_t cnt = frag_count(f, Mat::A);
   for (uint32_t l = 0; l < kWarpSize; ++l)
     for (uint32_t i = 0; i < cnt; ++i) {
-      const RC rc = frag_elem(h, Mat::A, l, i);
+      const RC rc = plan_elem(p, Mat::A, l, i);
       const mma::MetaAt at = mma::sparse_meta_at(f.s.k, f.a, sel, rc.r, rc.c / stored);
       const uint32_t nib = uint32_t(meta[at.lane] >> at.shift) & 15;
       a[rc.r][mma::sparse_col(f.a, rc.c, nib)] = decode(f.a, va.elem(f.a, l, i));
@@ -244,29 +260,29 @@ void expand_sparse_a(Warp& w, const Inst& in, const Form& f, const VecVals& va, 
 
 void run_mma(Warp& w, const Inst& in, uint32_t mask, const Form& f) {
   if (!require_full_warp(w, in, mask)) return;
-  static thread_local std::unique_ptr<Matrices> mxp;  // 0.5 MiB: on the heap, not in TLS
-  if (!mxp) mxp = std::make_unique<Matrices>();
+  // 0.5 MiB, on the heap rather than in TLS, and not zeroed: the fragments
+  // write every element of the operands' dims (a sparse A is zeroed first).
+  static thread_local std::unique_ptr<Matrices> mxp;
+  if (!mxp) mxp.reset(new Matrices);
   Matrices& mx = *mxp;
   VecVals va, vb, vc;
   va.load(w, in.o[1]);
   vb.load(w, in.o[2]);
   vc.load(w, in.o[3]);
-  const Mat mats[3] = {Mat::A, Mat::B, Mat::C};
-  const VecVals* vals[3] = {&va, &vb, &vc};
-  for (int k = f.sparse ? 1 : 0; k < 3; ++k) {
-    const uint32_t cnt = frag_count(f, mats[k]);
-    const Elem t = f.type(mats[k]);
+  auto fill = [&](auto& dst, Mat m, const VecVals& vals) {
+    const uint32_t cnt = frag_count(f, m);
+    const Elem t = f.type(m);
+    const Plan p = plan_of(f, m);
     for (uint32_t l = 0; l < kWarpSize; ++l)
       for (uint32_t i = 0; i < cnt; ++i) {
-        const RC rc = frag_elem(f, mats[k], l, i);
-        const double v = decode(t, vals[k]->elem(t, l, i));
-        const uint32_t g = group_of(f, l);
-        if (k == 0) mx.a[g][rc.r][rc.c] = v;
-        else if (k == 1) mx.b[g][rc.r][rc.c] = v;
-        else mx.c[g][rc.r][rc.c] = v;
+        const RC rc = plan_elem(p, m, l, i);
+        dst[group_of(f, l)][rc.r][rc.c] = decode(t, vals.elem(t, l, i));
       }
-  }
+  };
   if (f.sparse) expand_sparse_a(w, in, f, va, mx.a[0]);
+  else fill(mx.a, Mat::A, va);
+  fill(mx.b, Mat::B, vb);
+  fill(mx.c, Mat::C, vc);
   const uint32_t groups = f.quad() ? 4 : 1;
   static thread_local double dmat[4][32][32];
   {
@@ -288,7 +304,7 @@ void run_mma(Warp& w, const Inst& in, uint32_t mask, const Form& f) {
   const uint32_t cnt = frag_count(f, Mat::C), per = per_reg(f.d), bits = elem_bits(f.d);
   for (uint32_t l = 0; l < kWarpSize; ++l)
     for (uint32_t i = 0; i < cnt; ++i) {
-      RC rc = frag_elem(f, Mat::C, l, i);
+      RC rc = dense_elem(f, Mat::C, l, i);
       uint64_t v = encode(f.d, dmat[group_of(f, l)][rc.r][rc.c], f.satfinite);
       regs[i / per][l] |= bits >= 64 ? v : v << ((i % per) * bits);
     }
