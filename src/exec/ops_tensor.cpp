@@ -1,5 +1,7 @@
 // Instruction semantics: warp-level matrix instructions (wmma.load/store/mma,
-// mma.sync, ldmatrix, stmatrix). Fragment layouts live in tensor_layout.h.
+// mma.sync, mma.sp, ldmatrix, stmatrix). Fragment layouts live in
+// tensor_layout.h. A sparse A (mma.sp) is expanded to its dense M x K with
+// the metadata operand and the product is then the dense one.
 //
 // Arithmetic (the ISA leaves the accumulation order unspecified):
 //   * f16/bf16/tf32/fp8 products are exact in double; D = C + sum_k A*B is
@@ -11,7 +13,8 @@
 //     the low 13 mantissa bits are ignored (truncation), as on hardware.
 //   * f64: D = fma(A[i][K-1], B[K-1][j], ... fma(A[i][0], B[0][j], C)) in k
 //     order, under the instruction's rounding mode (.rn by default).
-//   * integers: exact; s32 results wrap modulo 2^32, or clamp with .satfinite.
+//   * integers (8-bit, .s4/.u4): exact; s32 results wrap modulo 2^32, or
+//     clamp with .satfinite. .b1: C + popc of (a xor b) or (a and b) over K.
 #include <fmt/format.h>
 
 #include <array>
