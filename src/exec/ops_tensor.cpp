@@ -1,5 +1,7 @@
 // Instruction semantics: warp-level matrix instructions (wmma.load/store/mma,
-// mma.sync, ldmatrix, stmatrix). Fragment layouts live in tensor_layout.h.
+// mma.sync, mma.sp, ldmatrix, stmatrix). Fragment layouts live in
+// tensor_layout.h. A sparse A (mma.sp) is expanded to its dense M x K with
+// the metadata operand and the product is then the dense one.
 //
 // Arithmetic (the ISA leaves the accumulation order unspecified):
 //   * f16/bf16/tf32/fp8 products are exact in double; D = C + sum_k A*B is
@@ -11,12 +13,14 @@
 //     the low 13 mantissa bits are ignored (truncation), as on hardware.
 //   * f64: D = fma(A[i][K-1], B[K-1][j], ... fma(A[i][0], B[0][j], C)) in k
 //     order, under the instruction's rounding mode (.rn by default).
-//   * integers: exact; s32 results wrap modulo 2^32, or clamp with .satfinite.
+//   * integers (8-bit, .s4/.u4): exact; s32 results wrap modulo 2^32, or
+//     clamp with .satfinite. .b1: C + popc of (a xor b) or (a and b) over K.
 #include <fmt/format.h>
 
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <string_view>
 
 #include "exec/float_util.h"
@@ -28,27 +32,12 @@
 namespace softgpu::exec {
 namespace tensor {
 
-Elem elem_of(std::string_view s) {
-  if (s == ".f16") return Elem::F16;
-  if (s == ".bf16") return Elem::BF16;
-  if (s == ".tf32") return Elem::TF32;
-  if (s == ".f32") return Elem::F32;
-  if (s == ".f64") return Elem::F64;
-  if (s == ".s8") return Elem::S8;
-  if (s == ".u8") return Elem::U8;
-  if (s == ".s32") return Elem::S32;
-  if (s == ".e4m3") return Elem::E4M3;
-  if (s == ".e5m2") return Elem::E5M2;
-  return Elem::None;
-}
+Elem elem_of(std::string_view s) { return program::tensor_elem_of(s); }
 
 bool parse_shape(std::string_view s, Shape& out) {
-  unsigned m = 0, n = 0, k = 0;
-  if (s.size() < 7 || s[1] != 'm') return false;
-  std::string t(s.substr(1));
-  if (std::sscanf(t.c_str(), "m%un%uk%u", &m, &n, &k) != 3) return false;
-  if (fmt::format("m{}n{}k{}", m, n, k) != t) return false;
-  out = Shape{m, n, k};
+  Shape t;
+  if (!program::parse_tensor_shape(s, t.m, t.n, t.k)) return false;
+  out = t;
   return true;
 }
 
@@ -62,6 +51,9 @@ double decode(Elem t, uint64_t bits) {
     case Elem::S8: return int8_t(bits);
     case Elem::U8: return uint8_t(bits);
     case Elem::S32: return int32_t(bits);
+    case Elem::S4: return int32_t(uint32_t(bits) << 28) >> 28;
+    case Elem::U4: return double(bits & 15);
+    case Elem::B1: return double(bits & 1);
     case Elem::E4M3: return decode_mini(uint32_t(bits & 0xff), kE4M3);
     case Elem::E5M2: return decode_mini(uint32_t(bits & 0xff), kE5M2);
     default: return 0;
@@ -162,12 +154,22 @@ struct Form {
   Elem a = Elem::None, b = Elem::None, c = Elem::None, d = Elem::None;
   bool a_row = true, b_row = false;
   bool satfinite = false;
+  bool sparse = false;                           // mma.sp: A holds K/2 stored columns (operands e, f)
+  program::MmaBitOp bop = program::MmaBitOp::None;  // .b1: sum of popc(a xor b) or popc(a and b)
   bool quad() const { return !wmma && s.is(8, 8, 4) && a == Elem::F16; }  // m8n8k4.f16: 4 products
   Elem type(Mat m, bool dst = false) const { return m == Mat::A ? a : m == Mat::B ? b : dst ? d : c; }
+  // The dense form whose A fragment layout a sparse A uses (K / 2).
+  Form stored() const {
+    Form h = *this;
+    h.sparse = false;
+    h.s.k /= 2;
+    return h;
+  }
 };
 
 // Elements per lane of an operand's fragment.
 uint32_t frag_count(const Form& f, Mat m) {
+  if (f.sparse && m == Mat::A) return frag_count(f.stored(), m);
   const RC d = dims(f.s, m);
   if (f.quad()) return m == Mat::C ? 8 : 4;
   if (f.wmma && m != Mat::C && f.a == Elem::F16) return 16;  // repeated halves (see tensor_layout.h)
@@ -177,8 +179,9 @@ uint32_t frag_regs(const Form& f, Mat m, bool dst = false) {
   return frag_count(f, m) / per_reg(f.type(m, dst));
 }
 
-// (row, col) of fragment element i of lane l.
-RC frag_elem(const Form& f, Mat m, uint32_t l, uint32_t i) {
+// (row, col) of fragment element i of lane l in a layout of 8-bit or wider
+// elements (the ISA's figures and the measured wmma layouts).
+RC dense_elem(const Form& f, Mat m, uint32_t l, uint32_t i) {
   if (f.wmma) return wmma_elem(f.s, m, f.type(m), l, i);
   using namespace mma;
   const Shape& s = f.s;
@@ -191,45 +194,98 @@ RC frag_elem(const Form& f, Mat m, uint32_t l, uint32_t i) {
   }
   if (s.is(8, 8, 16)) return m == Mat::A ? a_i8_m8n8k16(l, i) : m == Mat::B ? b_i8_m8n8k16(l, i) : c_8x8(l, i);
   if (m == Mat::C) return c_16x8(l, i);
-  const bool f16 = f.a == Elem::F16 || f.a == Elem::BF16;
-  if (s.k == 4) return m == Mat::A ? a_tf32_k4(l, i) : b_tf32_k4(l, i);
-  if (s.k == 8) {
-    if (f16) return m == Mat::A ? a_f16_k8(l, i) : b_f16_k8(l, i);
-    return m == Mat::A ? a_tf32_k8(l, i) : b_tf32_k8(l, i);
+  const bool f16 = f.a == Elem::F16 || f.a == Elem::BF16, tf32 = f.a == Elem::TF32;
+  if (m == Mat::A) {
+    if (tf32) return s.k == 4 ? a_tf32_k4(l, i) : a_tf32_k8(l, i);
+    if (f16) return s.k == 8 ? a_f16_k8(l, i) : a_f16_k16(l, i);
+    return s.k == 16 ? a_i8_k16(l, i) : a_i8_k32(l, i);  // 8-bit k16, k32
   }
-  if (s.k == 16) {
-    if (f16) return m == Mat::A ? a_f16_k16(l, i) : b_f16_k16(l, i);
-    return m == Mat::A ? a_i8_k16(l, i) : b_i8_k16(l, i);
+  // B: the sparse shapes' K (tf32 k16, f16 k32, 8-bit k64) continue the
+  // pattern of the dense K/2 layout, one register per further block of rows.
+  if (tf32) return s.k == 4 ? b_tf32_k4(l, i) : b_tf32_k8(l, i);
+  if (f16) return s.k == 8 ? b_f16_k8(l, i) : b_f16_k16(l, i);
+  return s.k == 16 ? b_i8_k16(l, i) : b_i8_k32(l, i);
+}
+
+// How an operand's fragment maps onto a dense_elem layout, decided once per
+// operand rather than per element: a sparse A is the dense A of K/2 (the
+// stored columns); a sub-byte operand is the 8-bit layout of K/per, each
+// byte split into per elements consecutive in K.
+struct Plan {
+  Form g;
+  uint32_t per = 1;
+};
+Plan plan_of(const Form& f, Mat m) {
+  Plan p{f, 1};
+  if (f.wmma) return p;
+  if (f.sparse && m == Mat::A) p.g = f.stored();
+  if (const uint32_t bits = elem_bits(f.type(m)); m != Mat::C && bits < 8) {
+    p.per = 8 / bits;
+    p.g.s.k /= p.per;
+    p.g.a = p.g.b = Elem::S8;
   }
-  return m == Mat::A ? a_i8_k32(l, i) : b_i8_k32(l, i);  // k32
+  return p;
+}
+inline RC plan_elem(const Plan& p, Mat m, uint32_t l, uint32_t i) {
+  if (p.per == 1) return dense_elem(p.g, m, l, i);
+  const RC x = dense_elem(p.g, m, l, i / p.per);
+  return m == Mat::A ? mma::split_a(x, p.per, i) : mma::split_b(x, p.per, i);
 }
 
 // Which of the independent products lane l takes part in.
 uint32_t group_of(const Form& f, uint32_t l) { return f.quad() ? (l >> 2) & 3 : 0; }
 
+constexpr uint32_t kMaxK = 256;  // m16n8k256 .b1
 struct Matrices {
-  double a[4][32][32], b[4][32][32], c[4][32][32];
+  double a[4][32][kMaxK], b[4][kMaxK][32], c[4][32][32];
 };
+
+// A sparse A expanded to its dense M x K: stored element (r, cc) goes to
+// the column its chunk's metadata names (tensor_layout.h); the rest are 0.
+// Metadata outside the ISA's meaningful values still lands inside the row
+// (two stored elements may then share a column: the later one stays).
+void expand_sparse_a(Warp& w, const Inst& in, const Form& f, const VecVals& va, double (&a)[32][kMaxK]) {
+  for (uint32_t r = 0; r < f.s.m; ++r)
+    for (uint32_t k = 0; k < f.s.k; ++k) a[r][k] = 0;
+  uint64_t scratch[kWarpSize];
+  const uint64_t* meta = w.src(in.o[4], scratch);
+  const uint32_t sel = uint32_t(in.o[5].imm), stored = mma::sparse_chunk(f.a) / 2;
+  const Plan p = plan_of(f, Mat::A);  // (row, stored column)
+  const uint32_t cnt = frag_count(f, Mat::A);
+  for (uint32_t l = 0; l < kWarpSize; ++l)
+    for (uint32_t i = 0; i < cnt; ++i) {
+      const RC rc = plan_elem(p, Mat::A, l, i);
+      const mma::MetaAt at = mma::sparse_meta_at(f.s.k, f.a, sel, rc.r, rc.c / stored);
+      const uint32_t nib = uint32_t(meta[at.lane] >> at.shift) & 15;
+      a[rc.r][mma::sparse_col(f.a, rc.c, nib)] = decode(f.a, va.elem(f.a, l, i));
+    }
+}
 
 void run_mma(Warp& w, const Inst& in, uint32_t mask, const Form& f) {
   if (!require_full_warp(w, in, mask)) return;
-  static thread_local Matrices mx;
+  // 0.5 MiB, on the heap rather than in TLS, and not zeroed: the fragments
+  // write every element of the operands' dims (a sparse A is zeroed first).
+  static thread_local std::unique_ptr<Matrices> mxp;
+  if (!mxp) mxp.reset(new Matrices);
+  Matrices& mx = *mxp;
   VecVals va, vb, vc;
   va.load(w, in.o[1]);
   vb.load(w, in.o[2]);
   vc.load(w, in.o[3]);
-  const Mat mats[3] = {Mat::A, Mat::B, Mat::C};
-  const VecVals* vals[3] = {&va, &vb, &vc};
-  double (*dst[3])[32][32] = {mx.a, mx.b, mx.c};
-  for (int k = 0; k < 3; ++k) {
-    const uint32_t cnt = frag_count(f, mats[k]);
-    const Elem t = f.type(mats[k]);
+  auto fill = [&](auto& dst, Mat m, const VecVals& vals) {
+    const uint32_t cnt = frag_count(f, m);
+    const Elem t = f.type(m);
+    const Plan p = plan_of(f, m);
     for (uint32_t l = 0; l < kWarpSize; ++l)
       for (uint32_t i = 0; i < cnt; ++i) {
-        RC rc = frag_elem(f, mats[k], l, i);
-        dst[k][group_of(f, l)][rc.r][rc.c] = decode(t, vals[k]->elem(t, l, i));
+        const RC rc = plan_elem(p, m, l, i);
+        dst[group_of(f, l)][rc.r][rc.c] = decode(t, vals.elem(t, l, i));
       }
-  }
+  };
+  if (f.sparse) expand_sparse_a(w, in, f, va, mx.a[0]);
+  else fill(mx.a, Mat::A, va);
+  fill(mx.b, Mat::B, vb);
+  fill(mx.c, Mat::C, vc);
   const uint32_t groups = f.quad() ? 4 : 1;
   static thread_local double dmat[4][32][32];
   {
@@ -240,7 +296,9 @@ void run_mma(Warp& w, const Inst& in, uint32_t mask, const Form& f) {
           double acc = mx.c[g][i][j];
           if (f.a == Elem::F64)
             for (uint32_t k = 0; k < f.s.k; ++k) acc = std::fma(mx.a[g][i][k], mx.b[g][k][j], acc);
-          else
+          else if (f.bop == program::MmaBitOp::Xor)  // bits are 0/1: popc of the xor
+            for (uint32_t k = 0; k < f.s.k; ++k) acc += double(mx.a[g][i][k] != mx.b[g][k][j]);
+          else  // .and.popc too: a product of bits
             for (uint32_t k = 0; k < f.s.k; ++k) acc += mx.a[g][i][k] * mx.b[g][k][j];
           dmat[g][i][j] = acc;
         }
@@ -249,57 +307,98 @@ void run_mma(Warp& w, const Inst& in, uint32_t mask, const Form& f) {
   const uint32_t cnt = frag_count(f, Mat::C), per = per_reg(f.d), bits = elem_bits(f.d);
   for (uint32_t l = 0; l < kWarpSize; ++l)
     for (uint32_t i = 0; i < cnt; ++i) {
-      RC rc = frag_elem(f, Mat::C, l, i);
+      RC rc = dense_elem(f, Mat::C, l, i);
       uint64_t v = encode(f.d, dmat[group_of(f, l)][rc.r][rc.c], f.satfinite);
       regs[i / per][l] |= bits >= 64 ? v : v << ((i % per) * bits);
     }
   write_frag(w, in.o[0], cnt / per, regs, mask);
 }
 
+// The selectors a sparse form allows: the groups of contributing threads
+// that fit in four (ISA "Sparse matrix storage"; others are undefined).
+uint32_t sparse_selectors(const Form& f) { return 4 / (f.s.k / mma::sparse_chunk(f.a) / 4); }
+
 // Checks a bound Form against the instruction's operands.
 bool operands_fit(const Form& f, const Inst& in) {
   auto n = [](const Operand& o) { return o.kind == OK::Vec ? uint32_t(o.vec_n) : 1u; };
+  if (in.nops != (f.sparse ? 6 : 4) && !f.wmma) return false;
+  if (f.sparse) {
+    const Operand &e = in.o[4], &sel = in.o[5];
+    if (e.kind != OK::Reg && e.kind != OK::Imm) return false;
+    if (sel.kind != OK::Imm || sel.imm < 0 || uint64_t(sel.imm) >= sparse_selectors(f)) return false;
+  }
   return in.nops >= 4 && n(in.o[0]) == frag_regs(f, Mat::C, true) && n(in.o[1]) == frag_regs(f, Mat::A) &&
          n(in.o[2]) == frag_regs(f, Mat::B) && n(in.o[3]) == frag_regs(f, Mat::C);
 }
 
 bool is_f16ish(Elem e) { return e == Elem::F16 || e == Elem::F32; }
 bool is_i8(Elem e) { return e == Elem::S8 || e == Elem::U8; }
+bool is_i4(Elem e) { return e == Elem::S4 || e == Elem::U4; }
 bool is_f8(Elem e) { return e == Elem::E4M3 || e == Elem::E5M2; }
 
-// mma.sync forms (PTX ISA "Warp-level MMA"): shape, types and layouts.
-bool mma_form(const Inst& in, Form& f) {
-  Mods p = parse(in);
-  if (!p.ok || p.kind != Mods::Kind::None || p.ntypes != 4 || p.nlayouts != 2 || p.x || p.trans) return false;
-  f.s = p.shape;
-  f.d = p.types[0], f.a = p.types[1], f.b = p.types[2], f.c = p.types[3];
-  f.a_row = p.layout[0];
-  f.b_row = p.layout[1];
+// The Form of an mma's decoded modifiers (Inst::aux; no string is compared).
+Form form_of(const Inst& in) {
+  const program::MmaForm p = program::unpack_mma_form(in.aux);
+  Form f;
+  f.s = Shape{p.m, p.n, p.k};
+  f.d = p.d, f.a = p.a, f.b = p.b, f.c = p.c;
+  f.a_row = p.a_row;
+  f.b_row = p.b_row;
   f.satfinite = p.satfinite;
-  const bool rowcol = f.a_row && !f.b_row;
+  f.sparse = p.sparse;
+  f.bop = p.bop;
+  return f;
+}
+
+// Dense mma.sync forms (PTX ISA "Warp-level MMA"): shape and types.
+bool dense_ok(const Form& f) {
   const Shape& s = f.s;
-  bool ok = false;
-  if (s.is(8, 8, 4) && f.a == Elem::F16 && f.b == Elem::F16) ok = is_f16ish(f.c) && is_f16ish(f.d);
-  else if (s.is(8, 8, 4)) ok = rowcol && f.a == Elem::F64 && f.b == Elem::F64 && f.c == Elem::F64 && f.d == Elem::F64;
-  else if (!rowcol) ok = false;
-  else if (f.a == Elem::F16 && f.b == Elem::F16 && (s.is(16, 8, 8) || s.is(16, 8, 16)))
-    ok = is_f16ish(f.c) && f.d == f.c;
-  else if (f.a == Elem::BF16 && f.b == Elem::BF16 && (s.is(16, 8, 8) || s.is(16, 8, 16)))
-    ok = f.c == Elem::F32 && f.d == Elem::F32;
-  else if (f.a == Elem::TF32 && f.b == Elem::TF32 && (s.is(16, 8, 8) || s.is(16, 8, 4)))
-    ok = f.c == Elem::F32 && f.d == Elem::F32;
-  else if (is_i8(f.a) && is_i8(f.b) && (s.is(8, 8, 16) || s.is(16, 8, 16) || s.is(16, 8, 32)))
-    ok = f.c == Elem::S32 && f.d == Elem::S32;
-  else if (is_f8(f.a) && is_f8(f.b) && (s.is(16, 8, 32) || s.is(16, 8, 16)))
-    ok = f.c == Elem::F32 && f.d == Elem::F32;
+  const bool rowcol = f.a_row && !f.b_row;
+  if (s.is(8, 8, 4) && f.a == Elem::F16 && f.b == Elem::F16) return is_f16ish(f.c) && is_f16ish(f.d);
+  if (s.is(8, 8, 4)) return rowcol && f.a == Elem::F64 && f.b == Elem::F64 && f.c == Elem::F64 && f.d == Elem::F64;
+  if (!rowcol) return false;
+  const bool s32 = f.c == Elem::S32 && f.d == Elem::S32, f32 = f.c == Elem::F32 && f.d == Elem::F32;
+  if (f.a == Elem::F16 && f.b == Elem::F16 && (s.is(16, 8, 8) || s.is(16, 8, 16))) return is_f16ish(f.c) && f.d == f.c;
+  if (f.a == Elem::BF16 && f.b == Elem::BF16 && (s.is(16, 8, 8) || s.is(16, 8, 16))) return f32;
+  if (f.a == Elem::TF32 && f.b == Elem::TF32 && (s.is(16, 8, 8) || s.is(16, 8, 4))) return f32;
+  if (is_i8(f.a) && is_i8(f.b) && (s.is(8, 8, 16) || s.is(16, 8, 16) || s.is(16, 8, 32))) return s32;
+  if (is_i4(f.a) && is_i4(f.b) && (s.is(8, 8, 32) || s.is(16, 8, 32) || s.is(16, 8, 64))) return s32;
+  if (is_f8(f.a) && is_f8(f.b) && (s.is(16, 8, 32) || s.is(16, 8, 16))) return f32;
+  return false;
+}
+
+// mma.sp / mma.sp::ordered_metadata forms ("Warp-level MMA with sparse A").
+bool sparse_ok(const Form& f) {
+  const Shape& s = f.s;
+  if (!f.a_row || f.b_row || s.m != 16 || s.n != 8) return false;
+  const bool s32 = f.c == Elem::S32 && f.d == Elem::S32, f32 = f.c == Elem::F32 && f.d == Elem::F32;
+  if (f.a == Elem::F16 && f.b == Elem::F16 && (s.k == 16 || s.k == 32)) return is_f16ish(f.c) && f.d == f.c;
+  if (f.a == Elem::BF16 && f.b == Elem::BF16 && (s.k == 16 || s.k == 32)) return f32;
+  if (f.a == Elem::TF32 && f.b == Elem::TF32 && (s.k == 8 || s.k == 16)) return f32;
+  if (is_i8(f.a) && is_i8(f.b) && (s.k == 32 || s.k == 64)) return s32;
+  if (is_i4(f.a) && is_i4(f.b) && (s.k == 64 || s.k == 128)) return s32;
+  if (is_f8(f.a) && is_f8(f.b) && s.k == 64) return f32;
+  return false;
+}
+
+// .b1: m8n8k128, m16n8k128, m16n8k256, .s32 with .xor.popc or .and.popc.
+bool bits_ok(const Form& f) {
+  const Shape& s = f.s;
+  if (f.a != Elem::B1 || f.b != Elem::B1 || f.c != Elem::S32 || f.d != Elem::S32 || f.sparse || f.satfinite)
+    return false;
+  return f.bop != program::MmaBitOp::None && (s.is(8, 8, 128) || s.is(16, 8, 128) || s.is(16, 8, 256));
+}
+
+bool mma_form(const Inst& in, Form& f) {
+  if (!program::unpack_mma_form(in.aux).ok) return false;
+  f = form_of(in);
+  bool ok = f.a == Elem::B1 || f.bop != program::MmaBitOp::None ? bits_ok(f) : f.sparse ? sparse_ok(f) : dense_ok(f);
   if (f.satfinite && f.d != Elem::S32) ok = false;
   return ok && operands_fit(f, in);
 }
 
 void exec_mma(Warp& w, const Inst& in, uint32_t mask) {
-  Form f;
-  mma_form(in, f);  // validated at bind
-  run_mma(w, in, mask, f);
+  run_mma(w, in, mask, form_of(in));  // validated at bind
 }
 
 // ---- wmma ----

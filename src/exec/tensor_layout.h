@@ -16,15 +16,19 @@
 #pragma once
 #include <cstdint>
 
+#include "program/mma_form.h"
+
 namespace softgpu::exec::tensor {
 
 enum class Mat : uint8_t { A, B, C };  // C stands for C and D
-enum class Elem : uint8_t { None, F16, BF16, TF32, F32, F64, S8, U8, S32, E4M3, E5M2 };
+using Elem = program::TensorElem;      // None, F16, BF16, TF32, F32, F64, S8, U8, S32, E4M3, E5M2, S4, U4, B1
 
 inline uint32_t elem_bits(Elem e) {
   switch (e) {
     case Elem::F16: case Elem::BF16: return 16;
     case Elem::S8: case Elem::U8: case Elem::E4M3: case Elem::E5M2: return 8;
+    case Elem::S4: case Elem::U4: return 4;
+    case Elem::B1: return 1;
     case Elem::F64: return 64;
     case Elem::None: return 0;
     default: return 32;
@@ -92,6 +96,45 @@ inline RC b_f16_m8n8k4(uint32_t l, uint32_t i, bool row) {
 inline RC c_f16_m8n8k4(uint32_t l, uint32_t i) { return {(l & 3) + hi4(l), i}; }
 inline RC c_f32_m8n8k4(uint32_t l, uint32_t i) {
   return {(l & 1) + (i & 2) + hi4(l), (i & 4) + (l & 2) + (i & 1)};
+}
+// Sub-byte integers (.s4/.u4, .b1): each register holds the bytes of the
+// 8-bit layout of the shape with K / per_byte, and each byte per_byte
+// elements consecutive in K (m8n8k32 .s4 splits m8n8k16 .s8; m16n8k64 .s4
+// and m16n8k256 .b1 split m16n8k32 .s8; ISA "Matrix Fragments for
+// mma.m16n8k64" etc.). x is the 8-bit element's (row, col); K is the column
+// of A and the row of B.
+inline RC split_a(RC x, uint32_t per_byte, uint32_t i) { return {x.r, x.c * per_byte + i % per_byte}; }
+inline RC split_b(RC x, uint32_t per_byte, uint32_t i) { return {x.r * per_byte + i % per_byte, x.c}; }
+
+// ---- mma.sp: the sparse A operand (ISA "Sparse matrix storage") ----
+// A's fragment holds the K/2 stored (non-zero) columns in the layout of the
+// dense A of the shape with K/2. Each row of A is cut into chunks whose
+// stored elements a 4-bit metadata field places: two 2-bit indices (low
+// bits first) of the units of the chunk that hold them.
+//   f16/bf16, 8-bit: chunk of 4 elements, 2 stored, unit = element (2:4);
+//   .s4/.u4: chunk of 8, 4 stored, unit = a pair of elements (4:8 by pairs);
+//   .tf32: chunk of 2, 1 stored; 0b0100 puts it first, 0b1110 second (1:2).
+inline uint32_t sparse_chunk(Elem a) {
+  return a == Elem::TF32 ? 2 : a == Elem::S4 || a == Elem::U4 ? 8 : 4;
+}
+// The dense column of stored column cc of a row whose chunk has metadata nib.
+inline uint32_t sparse_col(Elem a, uint32_t cc, uint32_t nib) {
+  const uint32_t chunk = sparse_chunk(a), stored = chunk / 2, c = cc / stored, h = cc % stored;
+  if (chunk == 2) return 2 * c + ((nib >> 1) & 1);
+  if (chunk == 8) return 8 * c + 2 * ((nib >> (2 * (h >> 1))) & 3) + (h & 1);
+  return 4 * c + ((nib >> (2 * h)) & 3);
+}
+// Where the metadata of chunk c of row r (0..15) lives. The threads of
+// each group of four that the selector names (one for 4 chunks a row, a
+// pair for 8, all four for 16) each hold 4 consecutive chunks of rows
+// groupID (bits 0-15) and groupID + 8 (bits 16-31), 4 bits a chunk, in
+// order: the layouts of the ISA's metadata figures.
+struct MetaAt {
+  uint32_t lane, shift;
+};
+inline MetaAt sparse_meta_at(uint32_t k, Elem a, uint32_t selector, uint32_t r, uint32_t c) {
+  const uint32_t per_group = k / sparse_chunk(a) / 4;  // contributing threads per group
+  return {(4 * (r % 8) + selector * per_group + c / 4) & 31, 16 * (r / 8) + 4 * (c % 4)};
 }
 }  // namespace mma
 

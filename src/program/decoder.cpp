@@ -1,6 +1,7 @@
 // AST -> decoded Program. See decoder.h.
 #include "program/decoder.h"
 #include "program/facts.h"
+#include "program/mma_form.h"
 
 #include <fmt/format.h>
 
@@ -170,6 +171,7 @@ void decode_modifiers(Inst& in, const std::vector<std::string>& mods) {
   }
   if (!types.empty()) in.type = types[0];
   if (types.size() > 1) in.type2 = types[1];
+  if (in.op == Opcode::Mma) in.aux = pack_mma_form(parse_mma_form(mods));  // program/mma_form.h
 }
 
 // A name visible in a scope.

@@ -34,15 +34,16 @@ void tensor_facts(const Inst& in, InstFacts& u) {
   if (in.op != isa::Opcode::Mma && !wmma && !wgmma) return;
   uint32_t m = 0, n = 0, k = 0;
   std::vector<std::string_view> types;
-  bool is_mma = !wmma && !wgmma;
+  bool is_mma = !wmma && !wgmma, sparse = false;
   for (const auto& r : in.raw_mods) {
     std::string_view s = r;
     if (s == ".mma" || s == ".mma_async") is_mma = true;
+    if (s == ".sp" || s == ".sp::ordered_metadata") sparse = true;
     if (s.size() > 2 && s[1] == 'm' && s.find('n') != s.npos && s.find('k') != s.npos &&
         std::sscanf(r.c_str(), ".m%un%uk%u", &m, &n, &k) == 3)
       continue;
     static constexpr std::string_view kTypes[] = {".f16", ".bf16", ".tf32", ".f32", ".f64", ".s8", ".u8",
-                                                  ".e4m3", ".e5m2", ".s32", ".s4", ".u4"};
+                                                  ".e4m3", ".e5m2", ".s32", ".s4", ".u4", ".b1"};
     for (auto t : kTypes)
       if (s == t) types.push_back(s);
   }
@@ -54,11 +55,16 @@ void tensor_facts(const Inst& in, InstFacts& u) {
   else if (a == ".bf16") kind = TensorKind::Bf16F32;
   else if (a == ".tf32") kind = TensorKind::Tf32;
   else if (a == ".f64") kind = TensorKind::Fp64;
-  else if (a == ".s8" || a == ".u8" || a == ".s4" || a == ".u4") kind = TensorKind::Int8;
+  else if (a == ".s8" || a == ".u8" || a == ".s4" || a == ".u4" || a == ".b1") kind = TensorKind::Int8;
   else if (a == ".e4m3" || a == ".e5m2") kind = d == ".f16" ? TensorKind::Fp8F16 : TensorKind::Fp8F32;
   u.tensor = uint8_t(kind);
   // A wgmma's m64 product is the warpgroup's: each of its four warps issues a quarter.
   u.tensor_flops = 2 * (wgmma ? m / 4 : m) * n * k;
+  // Sparse (mma.sp): the tensor cores skip A's zeros, so the product of
+  // shape K costs what the dense one of K/2 does: twice the dense
+  // throughput of the type (Ampere and Hopper). The count is the pipe's
+  // work, not the shape's nominal 2mnk.
+  if (sparse) u.tensor_flops /= 2;
 }
 
 }  // namespace

@@ -122,7 +122,8 @@ struct Inst {
   uint32_t target = 0;      // bra: target pc; call: callee function index
   uint32_t reconv = 0;      // bra/brx: reconvergence pc (immediate post-dominator)
   uint32_t line = 0;        // PTX source line
-  uint32_t aux = 0;         // per-opcode extra (call: index into Function::calls; wgmma: see below)
+  uint32_t aux = 0;         // per-opcode extra (call: index into Function::calls; wgmma: see below;
+                            // mma: its form, program/mma_form.h)
   // CUDA source location from the PTX's .loc/.file (nvcc -lineinfo or -G);
   // read it through source_location(). src_file is 1 + an index into
   // Program::source_files, 0 when the PTX gives none.

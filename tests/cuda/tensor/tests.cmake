@@ -9,3 +9,6 @@ softgpu_cuda_program(mma_pipeline SOURCES tensor/mma_pipeline.cu ARCH -arch=sm_8
 cuda_test(mma_pipeline mma_pipeline STDOUT_REGEX "PASS mma_pipeline")
 softgpu_cuda_program(mma_int8 SOURCES tensor/mma_int8.cu ARCH -arch=sm_80)
 cuda_test(mma_int8 mma_int8 STDOUT_REGEX "PASS mma_int8")
+# Sparse mma.sp::ordered_metadata (f16, s8) and s4 mma against a CPU GEMM.
+softgpu_cuda_program(mma_sparse SOURCES tensor/mma_sparse.cu ARCH -arch=sm_80)
+cuda_test(mma_sparse mma_sparse STDOUT_REGEX "PASS mma_sparse")

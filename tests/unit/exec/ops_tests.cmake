@@ -6,6 +6,7 @@ add_executable(exec_ops_tests
   ${CMAKE_CURRENT_LIST_DIR}/ops_warp_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ops_texture_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ops_tensor_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/mma_subbyte_sparse_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ops_async_test.cpp)
 target_include_directories(exec_ops_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR})
 # The recorded H200 texture probe (not __FILE__, which compiler caches may make relative).

@@ -96,9 +96,13 @@ TEST(InstFacts, TensorProducts) {
       "{%f1,%f2,%f3,%f4};\n"
       "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%r1,%r2,%r3,%r4}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, "
       "{%r1,%r2,%r3,%r4};\n"
-      "add.f32 %f1, %f2, %f3;\n");
+      "add.f32 %f1, %f2, %f3;\n"
+      "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, "
+      "{%r1,%r2,%r3,%r4}, {%r5,%r6,%r1,%r2}, {%f1,%f2,%f3,%f4}, %r3, 0x0;\n"
+      "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.xor.popc {%r1,%r2,%r3,%r4}, {%r1,%r2,%r3,%r4}, "
+      "{%r5,%r6}, {%r1,%r2,%r3,%r4};\n");
   const auto& f = p.functions[0];
-  ASSERT_EQ(f.facts.size(), 4u);
+  ASSERT_EQ(f.facts.size(), 6u);
   EXPECT_EQ(program::TensorKind(f.facts[0].tensor), program::TensorKind::Fp16F32);
   EXPECT_EQ(f.facts[0].tensor_flops, 2u * 16 * 8 * 16);
   EXPECT_EQ(program::TensorKind(f.facts[1].tensor), program::TensorKind::Tf32);
@@ -106,6 +110,13 @@ TEST(InstFacts, TensorProducts) {
   EXPECT_EQ(program::TensorKind(f.facts[2].tensor), program::TensorKind::Int8);
   EXPECT_EQ(f.facts[2].tensor_flops, 2u * 16 * 8 * 32);
   EXPECT_EQ(f.facts[3].tensor_flops, 0u);
+  // Sparse: the work of the dense K/2 product (2x the dense throughput).
+  EXPECT_EQ(program::TensorKind(f.facts[4].tensor), program::TensorKind::Fp16F32);
+  EXPECT_EQ(f.facts[4].tensor_flops, 2u * 16 * 8 * 16);
+  EXPECT_EQ(f.facts[4].pipe, uint8_t(program::Pipe::Tensor));
+  EXPECT_EQ(program::TensorKind(f.facts[5].tensor), program::TensorKind::Int8);
+  EXPECT_EQ(f.facts[5].tensor_flops, 2u * 16 * 8 * 256);
+  EXPECT_EQ(f.facts[5].pipe, uint8_t(program::Pipe::Tensor));
 }
 
 }  // namespace
