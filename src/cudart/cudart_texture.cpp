@@ -218,6 +218,46 @@ cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms* p, cudaStream_t st
   });
 }
 
+// With one device both peers are device 0; the copy is cudaMemcpy3D's.
+cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms* p) {
+  return tcall([&] {
+    if (!p) return Status::InvalidValue;
+    if (Status s = rt().check_device(p->srcDevice); s != Status::Success) return s;
+    if (Status s = rt().check_device(p->dstDevice); s != Status::Success) return s;
+    return runtime::copy_3d(rt(), side(p->srcArray, p->srcPtr, p->srcPos), side(p->dstArray, p->dstPtr, p->dstPos),
+                            p->extent.width, p->extent.height, p->extent.depth, runtime::CopyKind::Default);
+  });
+}
+
+cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms* p, cudaStream_t stream) {
+  return tcall([&] {
+    if (Status s = rt().stream_check(stream); s != Status::Success) return s;
+    if (!p) return Status::InvalidValue;
+    if (Status s = rt().check_device(p->srcDevice); s != Status::Success) return s;
+    if (Status s = rt().check_device(p->dstDevice); s != Status::Success) return s;
+    return runtime::copy_3d(rt(), side(p->srcArray, p->srcPtr, p->srcPos), side(p->dstArray, p->dstPtr, p->dstPos),
+                            p->extent.width, p->extent.height, p->extent.depth, runtime::CopyKind::Default);
+  });
+}
+
+// The deprecated 1-D array copies' stream forms (copies happen when issued,
+// in stream order, as the synchronous ones).
+cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src, size_t count,
+                                   enum cudaMemcpyKind kind, cudaStream_t stream) {
+  return tcall([&] {
+    if (Status s = rt().stream_check(stream); s != Status::Success) return s;
+    return runtime::array_copy_to(rt(), dst, wOffset, hOffset, src, count, count, 1, to_kind(kind));
+  });
+}
+
+cudaError_t cudaMemcpyFromArrayAsync(void* dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count,
+                                     enum cudaMemcpyKind kind, cudaStream_t stream) {
+  return tcall([&] {
+    if (Status s = rt().stream_check(stream); s != Status::Success) return s;
+    return runtime::array_copy_from(rt(), dst, count, src, wOffset, hOffset, count, 1, to_kind(kind));
+  });
+}
+
 // ---------------------------------------------------------------- texture objects
 
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t* pTexObject, const struct cudaResourceDesc* pResDesc,

@@ -1,4 +1,5 @@
 // cudaGetErrorName / cudaGetErrorString for every cudaError_t value.
+#include <cstdio>
 #include <string_view>
 
 #include "cudart/cudart_internal.h"
@@ -55,3 +56,11 @@ void note_api_error(const char* function, cudaError_t e) noexcept {
 }
 
 }  // namespace softgpu::cudart
+
+// The generated stubs (scripts/gen_stubs.py --api cudart): "softgpu cudart:
+// NAME is not implemented yet" on stderr the first time *once is seen.
+extern "C" __attribute__((visibility("hidden"))) void softgpu_cudart_unimplemented(const char* name, int* once) {
+  if (__atomic_exchange_n(once, 1, __ATOMIC_RELAXED)) return;
+  std::fflush(stdout);
+  std::fprintf(stderr, "softgpu cudart: %s is not implemented yet\n", name);
+}

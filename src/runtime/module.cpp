@@ -92,6 +92,15 @@ Status Runtime::get_kernel(void** handle, const void* host_fun) {
   return Status::Success;
 }
 
+Status Runtime::func_name(const char** name, const void* host_fun) {
+  SOFTGPU_API_BEGIN(false);
+  if (!name) return finish(Status::InvalidValue);
+  Kernel* k = nullptr;
+  if (Status s = resolve_kernel(host_fun, &k); s != Status::Success) return finish(s);
+  *name = k->name.c_str();  // lives as long as the kernel's module
+  return Status::Success;
+}
+
 namespace {
 // Resident blocks per SM (config/occupancy.h), with the registers ptxas
 // allocated when the program carries machine code (0: not limited by them).

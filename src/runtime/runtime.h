@@ -231,6 +231,7 @@ class Runtime {
   Status pop_call_config(CallConfig* out);
   // A kernel handle for a registered host stub (InvalidDeviceFunction if unknown).
   Status get_kernel(void** handle, const void* host_fun);
+  Status func_name(const char** name, const void* host_fun);  // the kernel's mangled name
   // `kernel` is either a handle from get_kernel or a host stub address.
   // cluster: thread-block cluster shape from launch attributes (1x1x1 = none).
   Status launch(const void* kernel, Dim3 grid, Dim3 block, void** args, size_t shared_bytes, void* stream,

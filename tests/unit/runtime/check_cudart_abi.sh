@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Checks the built libcudart.so.13 the way the dynamic loader sees it:
 # soname, the libcudart.so.13 version node, and the entry points nvcc 13
-# programs import, each exported at that version. Usage: check_cudart_abi.sh LIB
+# programs import, each exported at that version; with NVIDIA's library
+# (REF), every cuda* function it exports is exported here too (implemented,
+# or a generated stub returning cudaErrorNotSupported), so a program
+# importing any of them loads. Usage: check_cudart_abi.sh LIB [REF]
 set -euo pipefail
 lib=$1
 fail=0
@@ -27,6 +30,11 @@ if [ -n "$leaked" ]; then echo "FAIL: unexpected exports:"; echo "$leaked" | hea
 # A CUDA entry point compiled with C++ linkage would be silently hidden.
 mangled=$(nm "$lib" | grep -E " [tT] _Z[0-9]+_?_?cuda" || true)
 if [ -n "$mangled" ]; then echo "FAIL: CUDA entry points with C++ linkage (not exported):"; echo "$mangled"; fail=1; fi
+if [ -n "${2:-}" ] && [ -f "$2" ]; then
+  missing=$(comm -23 <(nm -D --defined-only "$2" | awk '$2 == "T" && $3 ~ /^cuda/ {sub(/@.*/, "", $3); print $3}' | sort -u) \
+                     <(nm -D --defined-only "$lib" | awk '$2 ~ /^[TW]$/ && $3 ~ /^cuda/ {sub(/@.*/, "", $3); print $3}' | sort -u))
+  if [ -n "$missing" ]; then echo "FAIL: not exported (NVIDIA's libcudart has them):"; echo "$missing" | head -20; fail=1; fi
+fi
 n=$(grep -c "@@libcudart.so.13" <<<"$exports")
 echo "libcudart.so.13: soname ok, $n versioned exports"
 exit $fail

@@ -1,0 +1,148 @@
+// Runtime entry points beyond the common ones, each against a hand-worked
+// expectation: cudaMallocPitch / cudaMalloc3D (pitch a multiple of 512 and at
+// least the width, rows written through a kernel and read back with
+// cudaMemcpy2D), cudaMemset3D(Async) (only the extent changes, the pitch
+// padding keeps its bytes), cudaMemcpyPeer(Async) and cudaMemcpy3DPeer on
+// device 0, peer access on a one-device system (no peer: 0, invalid device),
+// cudaMemAdvise / cudaStreamAttachMemAsync (managed memory accepted, device
+// memory refused), cudaFuncGetName, cudaGetKernel / cudaGetFuncBySymbol,
+// PCI bus id round trip, cudaInitDevice; and a function softgpu does not
+// implement (cudaMemRangeGetAttribute): cudaErrorNotSupported, said once on
+// stderr, the program goes on. Runs natively as well (where a second GPU
+// would change the peer answers).
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "check.cuh"
+
+__global__ void fill_rows(char* p, size_t pitch, int width, int height) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x < width && y < height) p[y * pitch + x] = char(x * 3 + y * 7);
+}
+
+int main() {
+  // Pitched allocations.
+  void* p = nullptr;
+  size_t pitch = 0;
+  const int w = 700, h = 5;
+  CHECK(cudaMallocPitch(&p, &pitch, w, h));
+  REQUIRE(pitch >= size_t(w) && pitch % 512 == 0, "pitch %zu", pitch);
+  fill_rows<<<dim3((w + 127) / 128, h), 128>>>(static_cast<char*>(p), pitch, w, h);
+  CHECK_LAUNCH();
+  std::vector<char> host(size_t(w) * h);
+  CHECK(cudaMemcpy2D(host.data(), w, p, pitch, w, h, cudaMemcpyDeviceToHost));
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) REQUIRE(host[y * w + x] == char(x * 3 + y * 7), "pitched (%d,%d)", x, y);
+  EXPECT_ERR(cudaMallocPitch(nullptr, &pitch, w, h), cudaErrorInvalidValue);
+  CHECK(cudaFree(p));
+
+  cudaPitchedPtr pp;
+  const cudaExtent ext = make_cudaExtent(100, 6, 4);
+  CHECK(cudaMalloc3D(&pp, ext));
+  REQUIRE(pp.pitch >= 100 && pp.pitch % 512 == 0 && pp.xsize == 100 && pp.ysize == 6, "3D pitch %zu", pp.pitch);
+  CHECK(cudaMemset(pp.ptr, 0x11, pp.pitch * 6 * 4));
+  CHECK(cudaMemset3D(pp, 0x5a, make_cudaExtent(40, 3, 2)));
+  cudaStream_t s;
+  CHECK(cudaStreamCreate(&s));
+  CHECK(cudaMemset3DAsync(pp, 0x66, make_cudaExtent(10, 1, 4), s));
+  CHECK(cudaStreamSynchronize(s));
+  std::vector<unsigned char> vol(pp.pitch * 6 * 4);
+  CHECK(cudaMemcpy(vol.data(), pp.ptr, vol.size(), cudaMemcpyDeviceToHost));
+  for (size_t z = 0; z < 4; ++z)
+    for (size_t y = 0; y < 6; ++y)
+      for (size_t x = 0; x < pp.pitch; ++x) {
+        const unsigned char want = x < 10 && y < 1 ? 0x66 : x < 40 && y < 3 && z < 2 ? 0x5a : 0x11;
+        REQUIRE(vol[(z * 6 + y) * pp.pitch + x] == want, "memset3D (%zu,%zu,%zu) = %x", x, y, z,
+                vol[(z * 6 + y) * pp.pitch + x]);
+      }
+
+  // Peer copies on device 0, and a 3-D peer copy of one plane.
+  int* a = nullptr;
+  int* b = nullptr;
+  CHECK(cudaMalloc(&a, 64 * sizeof(int)));
+  CHECK(cudaMalloc(&b, 64 * sizeof(int)));
+  std::vector<int> ha(64), hb(64);
+  for (int i = 0; i < 64; ++i) ha[i] = i * i - 7;
+  CHECK(cudaMemcpy(a, ha.data(), 64 * sizeof(int), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpyPeer(b, 0, a, 0, 32 * sizeof(int)));
+  CHECK(cudaMemcpyPeerAsync(b + 32, 0, a + 32, 0, 32 * sizeof(int), s));
+  CHECK(cudaStreamSynchronize(s));
+  CHECK(cudaMemcpy(hb.data(), b, 64 * sizeof(int), cudaMemcpyDeviceToHost));
+  REQUIRE(hb == ha, "peer copy");
+  int ndev = 0;
+  CHECK(cudaGetDeviceCount(&ndev));
+  EXPECT_ERR(cudaMemcpyPeer(b, ndev, a, 0, 4), cudaErrorInvalidDevice);
+  cudaMemcpy3DPeerParms pr = {};
+  pr.srcPtr = make_cudaPitchedPtr(pp.ptr, pp.pitch, 100, 6);
+  pr.dstPtr = make_cudaPitchedPtr(b, 16, 16, 4);
+  pr.extent = make_cudaExtent(16, 4, 1);
+  pr.srcDevice = pr.dstDevice = 0;
+  CHECK(cudaMemcpy3DPeer(&pr));
+  std::vector<unsigned char> plane(64);
+  CHECK(cudaMemcpy(plane.data(), b, 64, cudaMemcpyDeviceToHost));
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 16; ++x)
+      REQUIRE(plane[y * 16 + x] == vol[y * pp.pitch + x], "3D peer (%d,%d)", x, y);
+
+  // Peer access: no device reaches another on a one-device system.
+  int can = -1;
+  CHECK(cudaDeviceCanAccessPeer(&can, 0, 0));
+  REQUIRE(can == 0, "can access peer %d", can);
+  EXPECT_ERR(cudaDeviceCanAccessPeer(&can, 0, ndev), cudaErrorInvalidDevice);
+  if (ndev == 1) {
+    EXPECT_ERR(cudaDeviceEnablePeerAccess(0, 0), cudaErrorInvalidDevice);
+    int v = 0;
+    EXPECT_ERR(cudaDeviceGetP2PAttribute(&v, cudaDevP2PAttrAccessSupported, 0, 0), cudaErrorInvalidDevice);
+  }
+
+  // Advice on managed memory only.
+  float* m = nullptr;
+  CHECK(cudaMallocManaged(&m, 4096));
+  cudaMemLocation dev0 = {};
+  dev0.type = cudaMemLocationTypeDevice;
+  dev0.id = 0;
+  CHECK(cudaMemAdvise(m, 4096, cudaMemAdviseSetReadMostly, dev0));
+  CHECK(cudaMemAdvise(m, 4096, cudaMemAdviseSetPreferredLocation, dev0));
+  EXPECT_ERR(cudaMemAdvise(m, 4096, static_cast<cudaMemoryAdvise>(99), dev0), cudaErrorInvalidValue);
+  EXPECT_ERR(cudaMemAdvise(a, 256, cudaMemAdviseSetReadMostly, dev0), cudaErrorInvalidValue);
+  CHECK(cudaStreamAttachMemAsync(s, m, 0, cudaMemAttachSingle));
+  CHECK(cudaStreamSynchronize(s));
+  m[3] = 2.5f;  // still usable from the host
+  REQUIRE(m[3] == 2.5f, "managed after advice");
+
+  // Kernel names and handles.
+  const char* name = nullptr;
+  CHECK(cudaFuncGetName(&name, reinterpret_cast<const void*>(fill_rows)));
+  REQUIRE(name && std::strcmp(name, "_Z9fill_rowsPcmii") == 0, "cudaFuncGetName: %s", name ? name : "(null)");
+  cudaKernel_t k = nullptr;
+  CHECK(cudaGetKernel(&k, reinterpret_cast<const void*>(fill_rows)));
+  cudaFunction_t f = nullptr;
+  CHECK(cudaGetFuncBySymbol(&f, reinterpret_cast<const void*>(fill_rows)));
+  REQUIRE(k && f, "kernel handles");
+  EXPECT_ERR(cudaFuncGetName(&name, reinterpret_cast<const void*>(&main)), cudaErrorInvalidDeviceFunction);
+
+  // PCI bus id round trip.
+  char bus[32] = {};
+  CHECK(cudaDeviceGetPCIBusId(bus, sizeof bus, 0));
+  int d = -1;
+  CHECK(cudaDeviceGetByPCIBusId(&d, bus));
+  REQUIRE(d == 0, "bus id %s -> device %d", bus, d);
+  EXPECT_ERR(cudaDeviceGetByPCIBusId(&d, "not a bus id"), cudaErrorInvalidValue);
+  CHECK(cudaInitDevice(0, 0, 0));
+  EXPECT_ERR(cudaInitDevice(ndev, 0, 0), cudaErrorInvalidDevice);
+
+  // Not implemented: an error, not a missing symbol.
+  int read_mostly = -1;
+  cudaError_t e = cudaMemRangeGetAttribute(&read_mostly, sizeof read_mostly, cudaMemRangeAttributeReadMostly, m, 4096);
+  std::printf("cudaMemRangeGetAttribute: %s\n", cudaGetErrorName(e));
+  (void)cudaGetLastError();
+
+  CHECK(cudaFree(m));
+  CHECK(cudaFree(a));
+  CHECK(cudaFree(b));
+  CHECK(cudaFree(pp.ptr));
+  CHECK(cudaStreamDestroy(s));
+  std::printf("PASS runtime_extras\n");
+  return 0;
+}
