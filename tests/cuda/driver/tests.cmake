@@ -9,6 +9,8 @@
 #     cuModuleLoadData, cuModuleLoadFatBinary, cuModuleLoadDataEx, cuLibrary*.
 #   driver_errors: CUresult codes for bad input; an unimplemented entry point.
 #   driver_streams: streams and events.
+#   driver_arrays: pitched memory, 2-D/3-D copies, 2-D memsets, arrays,
+#     texture objects (kernels from driver_kernels.ptx).
 #   driver_link: cuLink* (link_a.cu's PTX with link_b.cu as PTX, fatbinary,
 #     -rdc object and archive; undefined and doubly defined symbols).
 #   driver_mixed PART: runtime and driver API together (primary context,
@@ -22,7 +24,7 @@ if(TARGET cuda_driver)
     set(_drv_host -ccbin ${CMAKE_CXX_COMPILER})
   endif()
   # Driver-API-only programs: no CUDA runtime at all.
-  foreach(p driver_api driver_fatbin driver_errors driver_streams driver_link)
+  foreach(p driver_api driver_fatbin driver_errors driver_streams driver_link driver_arrays)
     add_custom_command(
       OUTPUT ${_bin}/${p}
       COMMAND ${SOFTGPU_NVCC} -cudart none -O2 -std=c++17 ${_drv_host} -o ${_bin}/${p} ${_drv}/${p}.cpp -lcuda
@@ -69,6 +71,7 @@ if(TARGET cuda_driver)
             STDERR_REGEX "softgpu cuda: cuTensorMapEncodeIm2colWide is not implemented yet\n")
   cuda_test(driver_streams driver_streams STDOUT_REGEX "PASS driver_streams")
   cuda_test(driver_link driver_link ARGS ${_lk} STDOUT_REGEX "PASS driver_link")
+  cuda_test(driver_arrays driver_arrays ARGS ${_bin}/driver_kernels.ptx STDOUT_REGEX "PASS driver_arrays")
   if(EXISTS ${SOFTGPU_CUDA_INCLUDE_DIR}/../lib64/stubs/libcuda.so)
     add_test(NAME cuda.driver_abi_exports
       COMMAND bash ${_drv}/check_cuda_abi.sh $<TARGET_FILE:cuda_driver> ${SOFTGPU_CUDA_INCLUDE_DIR}/../lib64/stubs/libcuda.so)
