@@ -139,6 +139,14 @@ CUresult CUDAAPI cuKernelGetFunction(CUfunction* pFunc, CUkernel kernel) {
 
 // ---------------------------------------------------------------- attributes
 
+// The kernel's mangled name (a CUfunction is cudart's kernel handle).
+CUresult CUDAAPI cuFuncGetName(const char** name, CUfunction hfunc) {
+  return guarded([&] {
+    if (!name || !hfunc) return CUDA_ERROR_INVALID_VALUE;
+    return rt(cudaFuncGetName(name, fn(hfunc)));
+  });
+}
+
 CUresult CUDAAPI cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfunc) {
   return guarded([&] {
     if (!pi) return CUDA_ERROR_INVALID_VALUE;

@@ -1,7 +1,8 @@
 // Loads kernels built by `nvcc -fatbin` (and `nvcc -ptx`) with the driver
 // API alone: cuModuleLoad from the file, cuModuleLoadData and
 // cuModuleLoadFatBinary from memory, cuLibraryLoadData with
-// cuLibraryGetKernel / cuKernelGetFunction; runs them against CPU loops.
+// cuLibraryGetKernel / cuKernelGetFunction; runs them against CPU loops
+// (and cuFuncGetName names the template instance).
 // Usage: driver_fatbin FILE.fatbin FILE.ptx
 #include <cstdint>
 #include <fstream>
@@ -21,6 +22,9 @@ int run(CUmodule mod, const char* how) {
   CU_CHECK(cuModuleGetFunction(&scaled, mod, "_Z6scaledIiEvPT_i"));
   CU_EXPECT(cuModuleGetFunction(&vadd, mod, "scaled"), CUDA_ERROR_NOT_FOUND);  // mangled names only
   CU_CHECK(cuModuleGetFunction(&vadd, mod, "vadd"));
+  const char* fname = nullptr;
+  CU_CHECK(cuFuncGetName(&fname, scaled));
+  EXPECT_TRUE(fname && std::string(fname) == "_Z6scaledIiEvPT_i");
   const int n = 777;
   std::vector<float> a(n), b(n), c(n);
   std::vector<int> v(n);
