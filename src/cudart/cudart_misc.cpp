@@ -221,4 +221,19 @@ cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int fl
   });
 }
 
+cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long* streamId) {
+  return call([&] { return rt().stream_id(hStream, streamId); });
+}
+
+// The per-thread-default-stream build's symbol: the null stream is then the
+// thread's stream.
+cudaError_t cudaStreamGetId_ptsz(cudaStream_t hStream, unsigned long long* streamId);
+cudaError_t cudaStreamGetId_ptsz(cudaStream_t hStream, unsigned long long* streamId) {
+  return cudaStreamGetId(hStream ? hStream : cudaStreamPerThread, streamId);
+}
+
+cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode* mode) {
+  return call([&] { return rt().exchange_capture_mode(reinterpret_cast<int*>(mode)); });
+}
+
 }  // extern "C"

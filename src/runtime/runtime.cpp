@@ -56,7 +56,8 @@ Runtime::ThreadState& Runtime::this_thread() { return threads_[thread_serial()];
 
 void Runtime::drop_if_empty() {
   auto it = threads_.find(thread_serial());
-  if (it != threads_.end() && it->second.last_error == Status::Success && it->second.call_stack.empty())
+  if (it != threads_.end() && it->second.last_error == Status::Success && it->second.call_stack.empty() &&
+      it->second.capture_mode == 0)
     threads_.erase(it);
 }
 
@@ -471,6 +472,24 @@ Status Runtime::stream_info(void* stream, unsigned* flags, int* priority) {
   const StreamsAndEvents::Stream* st = streams_->find_stream(stream);
   if (flags) *flags = st ? st->flags : 0u;
   if (priority) *priority = st ? st->priority : 0;
+  return Status::Success;
+}
+
+Status Runtime::stream_id(void* stream, unsigned long long* id) {
+  SOFTGPU_API_BEGIN(true);
+  if (!id) return finish(Status::InvalidValue);
+  if (Status s = check_stream(stream); s != Status::Success) return finish(s);
+  const StreamsAndEvents::Stream* st = streams_->find_stream(stream);
+  *id = st ? st->id : stream == kPerThreadStream ? 2 : 1;
+  return Status::Success;
+}
+
+Status Runtime::exchange_capture_mode(int* mode) {
+  SOFTGPU_API_BEGIN(false);
+  if (!mode || *mode < 0 || *mode > 2) return finish(Status::InvalidValue);
+  ThreadState& t = this_thread();
+  std::swap(t.capture_mode, *mode);
+  drop_if_empty();
   return Status::Success;
 }
 

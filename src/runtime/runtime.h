@@ -282,6 +282,10 @@ class Runtime {
   Status stream_check(void* stream);  // validates a handle (for stream-taking helpers)
   // Flags and priority a stream was created with (0, 0 for the default streams).
   Status stream_info(void* stream, unsigned* flags, int* priority);
+  Status stream_id(void* stream, unsigned long long* id);  // cudaStreamGetId
+  // cudaThreadExchangeStreamCaptureMode: this thread's mode for *mode. The
+  // mode is kept and returned; softgpu restricts no call by it.
+  Status exchange_capture_mode(int* mode);
   Status event_create(void** out, unsigned flags);
   Status event_destroy(void* event);
   Status event_record(void* event, void* stream);
@@ -317,6 +321,7 @@ class Runtime {
   struct ThreadState {
     Status last_error = Status::Success;
     std::vector<CallConfig> call_stack;
+    int capture_mode = 0;  // cudaThreadExchangeStreamCaptureMode's (0 = global)
   };
   std::unordered_map<uint64_t, ThreadState> threads_;
   ThreadState& this_thread();

@@ -22,6 +22,7 @@ Status StreamsAndEvents::create_stream(void** out, unsigned flags, int priority)
   auto s = std::make_unique<Stream>();
   s->flags = flags;
   s->priority = std::clamp(priority, -5, 0);  // priorities are clamped, as CUDA does
+  s->id = next_id_++;
   void* h = s.get();
   streams_.emplace(h, std::move(s));
   *out = h;

@@ -15,7 +15,9 @@ namespace softgpu::runtime {
 
 class StreamsAndEvents {
  public:
-  struct Stream { unsigned flags = 0; int priority = 0; };
+  // id: cudaStreamGetId's, unique over the Runtime's life (the default
+  // streams have 1 (null and legacy) and 2 (per-thread)).
+  struct Stream { unsigned flags = 0; int priority = 0; uint64_t id = 0; };
   struct Event {
     unsigned flags = 0;
     std::optional<std::chrono::steady_clock::time_point> when;
@@ -41,6 +43,7 @@ class StreamsAndEvents {
  private:
   std::unordered_map<void*, std::unique_ptr<Stream>> streams_;
   std::unordered_map<void*, std::unique_ptr<Event>> events_;
+  uint64_t next_id_ = 3;
 };
 
 }  // namespace softgpu::runtime

@@ -6,7 +6,8 @@
 // device 0, peer access on a one-device system (no peer: 0, invalid device),
 // cudaMemAdvise / cudaStreamAttachMemAsync (managed memory accepted, device
 // memory refused), cudaFuncGetName, cudaGetKernel / cudaGetFuncBySymbol,
-// PCI bus id round trip, cudaInitDevice; and a function softgpu does not
+// PCI bus id round trip, cudaInitDevice, stream ids, the thread's capture
+// mode exchange; and a function softgpu does not
 // implement (cudaMemRangeGetAttribute): cudaErrorNotSupported, said once on
 // stderr, the program goes on. Runs natively as well (where a second GPU
 // would change the peer answers).
@@ -131,6 +132,23 @@ int main() {
   EXPECT_ERR(cudaDeviceGetByPCIBusId(&d, "not a bus id"), cudaErrorInvalidValue);
   CHECK(cudaInitDevice(0, 0, 0));
   EXPECT_ERR(cudaInitDevice(ndev, 0, 0), cudaErrorInvalidDevice);
+
+  // Stream ids: distinct, stable; the capture mode is per thread and swaps.
+  cudaStream_t s2;
+  CHECK(cudaStreamCreate(&s2));
+  unsigned long long id1 = 0, id2 = 0, id1b = 0, id0 = 0;
+  CHECK(cudaStreamGetId(s, &id1));
+  CHECK(cudaStreamGetId(s2, &id2));
+  CHECK(cudaStreamGetId(s, &id1b));
+  CHECK(cudaStreamGetId(0, &id0));
+  REQUIRE(id1 != id2 && id1 == id1b && id0 != id1 && id0 != id2, "stream ids %llu %llu %llu", id0, id1, id2);
+  CHECK(cudaStreamDestroy(s2));
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  CHECK(cudaThreadExchangeStreamCaptureMode(&mode));
+  REQUIRE(mode == cudaStreamCaptureModeGlobal, "initial capture mode %d", int(mode));
+  CHECK(cudaThreadExchangeStreamCaptureMode(&mode));
+  REQUIRE(mode == cudaStreamCaptureModeRelaxed, "exchanged capture mode %d", int(mode));
+  CHECK(cudaThreadExchangeStreamCaptureMode(&mode));  // back to global
 
   // Not implemented: an error, not a missing symbol.
   int read_mostly = -1;
