@@ -11,6 +11,7 @@
 #   driver_streams: streams and events.
 #   driver_arrays: pitched memory, 2-D/3-D copies, 2-D memsets, arrays,
 #     texture objects (kernels from driver_kernels.ptx).
+#   driver_nvrtc: NVRTC-compiled source loaded and launched (as CuPy does).
 #   driver_link: cuLink* (link_a.cu's PTX with link_b.cu as PTX, fatbinary,
 #     -rdc object and archive; undefined and doubly defined symbols).
 #   driver_mixed PART: runtime and driver API together (primary context,
@@ -71,6 +72,19 @@ if(TARGET cuda_driver)
             STDERR_REGEX "softgpu cuda: cuTensorMapEncodeIm2colWide is not implemented yet\n")
   cuda_test(driver_streams driver_streams STDOUT_REGEX "PASS driver_streams")
   cuda_test(driver_link driver_link ARGS ${_lk} STDOUT_REGEX "PASS driver_link")
+  # NVRTC's PTX through the driver API (NVIDIA's libnvrtc, found by rpath).
+  set(_cuda_lib ${SOFTGPU_CUDA_INCLUDE_DIR}/../lib64)
+  if(EXISTS ${_cuda_lib}/libnvrtc.so)
+    add_custom_command(
+      OUTPUT ${_bin}/driver_nvrtc
+      COMMAND ${SOFTGPU_NVCC} -cudart none -O2 -std=c++17 ${_drv_host} -o ${_bin}/driver_nvrtc ${_drv}/driver_nvrtc.cpp
+              -lcuda -lnvrtc -Xlinker -rpath -Xlinker ${_cuda_lib}
+      DEPENDS ${_drv}/driver_nvrtc.cpp
+      COMMENT "nvcc driver_nvrtc"
+      VERBATIM)
+    list(APPEND _programs ${_bin}/driver_nvrtc)
+    cuda_test(driver_nvrtc driver_nvrtc STDOUT_REGEX "PASS driver_nvrtc")
+  endif()
   cuda_test(driver_arrays driver_arrays ARGS ${_bin}/driver_kernels.ptx STDOUT_REGEX "PASS driver_arrays")
   if(EXISTS ${SOFTGPU_CUDA_INCLUDE_DIR}/../lib64/stubs/libcuda.so)
     add_test(NAME cuda.driver_abi_exports
