@@ -47,22 +47,29 @@ TEST(HostThreads, EveryShareRunsOnceAllAtOnceShareZeroOnTheCaller) {
 }
 
 TEST(HostThreads, TheThreadsAreKeptAndReused) {
+  // The shares meet, so each run needs two workers at once (without that a
+  // worker done with share 1 may be parked again in time to take share 2).
   HostThreads pool;
   std::mutex m;
   std::set<std::thread::id> first, later;
+  std::atomic<unsigned> met{0};
   pool.run(3, [&](unsigned i) {
+    EXPECT_TRUE(meet(met, 3));
     if (i == 0) return;
     std::lock_guard lk(m);
     first.insert(std::this_thread::get_id());
   });
   EXPECT_EQ(first.size(), 2u);
   EXPECT_EQ(pool.parked(), 2u);  // parked before run() returned
-  for (int k = 0; k < 50; ++k)
+  for (int k = 0; k < 50; ++k) {
+    std::atomic<unsigned> again{0};
     pool.run(3, [&](unsigned i) {
+      EXPECT_TRUE(meet(again, 3));
       if (i == 0) return;
       std::lock_guard lk(m);
       later.insert(std::this_thread::get_id());
     });
+  }
   EXPECT_EQ(later, first);  // no thread started after the first run
   EXPECT_EQ(pool.parked(), 2u);
 }
