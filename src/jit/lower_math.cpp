@@ -116,21 +116,22 @@ bool Emitter::lower_cvt_float(const Inst& in) {
   return true;
 }
 
-// cvt.rn{.ftz}.f16/.bf16.f32 and cvt.f32/.f64.f16/.bf16 (ops_convert.cpp's
+// cvt.rn{.ftz}.f16/.bf16.f32, cvt.rn.f16x2/.bf16x2.f32 and cvt.f32/.f64.f16/.bf16 (ops_convert.cpp's
 // generic path: NaN to the canonical f16/bf16 NaN; f32_to_bf16_rn's and
 // f16_to_f32's arithmetic; encode_mini's rounding to nearest even, which
 // fptrunc to half computes).
 bool Emitter::lower_cvt_half(const Inst& in) {
-  if (!math_enabled() || !unary_shape(in) || !plain_source(in.o[1]) || !only_mods(in, {".rn", ".ftz"}))
+  if (!math_enabled() || in.o[0].kind != OK::Reg || in.m.sat || in.m.relu || !plain_source(in.o[1]) ||
+      !only_mods(in, {".rn", ".ftz"}))
     return false;
   const bool to_half = in.type == Type::F16 || in.type == Type::BF16;
+  const bool to_pair = in.type == Type::F16x2 || in.type == Type::BF16x2;
   const bool from_half = in.type2 == Type::F16 || in.type2 == Type::BF16;
-  const LaneType u16 = int_type(16, false);
-  if (to_half && in.type2 == Type::F32 && in.m.rnd == Round::Rn) {
-    Value* v = src(in.o[1], lane_type(Type::F32));
-    if (in.m.ftz) v = ftz(v);
+  const LaneType u16 = int_type(16, false), f32 = lane_type(Type::F32);
+  // f32 -> f16/bf16 bits, rounded to nearest even; NaN -> 0x7fff.
+  auto encode = [&](Value* v, bool bf) {
     Value* h;
-    if (in.type == Type::F16) {
+    if (!bf) {
       h = B.CreateBitCast(B.CreateFPTrunc(v, vec(B.getHalfTy())), vec(i16_));
     } else {
       Value* b = B.CreateBitCast(v, vec(i32_));
@@ -138,10 +139,25 @@ bool Emitter::lower_cvt_half(const Inst& in) {
       h = B.CreateTrunc(B.CreateLShr(B.CreateAdd(B.CreateAdd(b, splat(i32_, 0x7fff)), odd), splat(i32_, 16)),
                         vec(i16_));
     }
-    h = B.CreateSelect(B.CreateFCmpUNO(v, v), splat(i16_, 0x7fff), h);  // kCanonicalNanF16 / BF16
-    store(in.o[0], h, u16);
-    return true;
+    return B.CreateSelect(B.CreateFCmpUNO(v, v), splat(i16_, 0x7fff), h);  // kCanonicalNanF16 / BF16
+  };
+  if (in.type2 == Type::F32 && in.m.rnd == Round::Rn) {
+    if (to_half && in.nops == 2) {
+      Value* v = src(in.o[1], f32);
+      store(in.o[0], encode(in.m.ftz ? ftz(v) : v, in.type == Type::BF16), u16);
+      return true;
+    }
+    // cvt.rn.f16x2/.bf16x2.f32 d, a, b (exec_pack2): a in the high half.
+    if (to_pair && in.nops == 3 && !in.m.ftz && plain_source(in.o[2])) {
+      const bool bf = in.type == Type::BF16x2;
+      Value* hi = B.CreateZExt(encode(src(in.o[1], f32), bf), vec(i32_));
+      Value* lo = B.CreateZExt(encode(src(in.o[2], f32), bf), vec(i32_));
+      store(in.o[0], B.CreateOr(B.CreateShl(hi, splat(i32_, 16)), lo), int_type(32, false));
+      return true;
+    }
+    return false;
   }
+  if (in.nops != 2) return false;
   if (!from_half || in.m.ftz || in.m.rnd != Round::None || (in.type != Type::F32 && in.type != Type::F64))
     return false;
   Value* h = B.CreateZExt(src(in.o[1], u16), vec(i32_));

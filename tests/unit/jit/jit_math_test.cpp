@@ -113,6 +113,11 @@ TEST(JitMath, HalfConversions) {
     for (bool z : {false, true}) check_lowered(cvt(d, Type::F32, Round::Rn, z), f32_values());
   for (Type s : {Type::F16, Type::BF16})
     for (Type d : {Type::F32, Type::F64}) check_lowered(cvt(d, s, Round::None, false), kHalfValues);
+  for (Type d : {Type::F16x2, Type::BF16x2}) {
+    Inst pack = make(Opcode::Cvt, d, {R(0), R(1), R(2)}, Type::F32);
+    pack.m.rnd = Round::Rn;
+    check_lowered(pack, f32_values());
+  }
 }
 
 TEST(JitMath, IntegerDivision) {
