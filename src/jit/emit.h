@@ -91,6 +91,7 @@ class Emitter {
   bool lower_fdiv(const program::Inst& in);
   bool lower_root(const program::Inst& in);
   bool lower_special(const program::Inst& in);
+  bool lower_minmax(const program::Inst& in);
   bool lower_shared(const program::Inst& in);
   bool lower_param(const program::Inst& in);
   bool lower_cvta(const program::Inst& in);

@@ -57,6 +57,7 @@ bool Emitter::lower_native(const Inst& in) {
     case Opcode::Rcp: case Opcode::Sqrt: case Opcode::Rsqrt: return lower_root(in);
     case Opcode::Sin: case Opcode::Cos: case Opcode::Lg2: case Opcode::Ex2: case Opcode::Tanh:
       return lower_special(in);
+    case Opcode::Min: case Opcode::Max: return lower_minmax(in);
     case Opcode::Ld: return lower_shared(in) || lower_global(in) || lower_vector_mem(in) || lower_param(in);
     case Opcode::St: return lower_shared(in) || lower_global(in) || lower_vector_mem(in);
     default: return false;

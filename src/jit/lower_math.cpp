@@ -65,17 +65,18 @@ Intrinsic::ID irnd_intrinsic(int k) {
   return ids[k];
 }
 
-const std::initializer_list<std::string_view> kCvtMods = {".rn", ".rni", ".rzi", ".rmi", ".rpi", ".ftz"};
+const std::initializer_list<std::string_view> kCvtMods = {".rn", ".rni", ".rzi", ".rmi", ".rpi", ".ftz", ".sat"};
 
 }  // namespace
 
-// cvt between f32/f64 (FloatToFloat) and from f32/f64 to 32/64-bit
+// cvt between f32/f64 (FloatToFloat, .sat too) and from f32/f64 to 32/64-bit
 // integers (FloatToInt: integral rounding in double, NaN -> 0, saturation).
 bool Emitter::lower_cvt_float(const Inst& in) {
   if (!math_enabled()) return false;
   const LaneType d = lane_type(in.type), s = lane_type(in.type2);
-  if (!is_float(s) || !d.valid || !unary_shape(in) || !plain_source(in.o[1]) || !only_mods(in, kCvtMods))
-    return false;
+  if (!is_float(s) || !d.valid || !plain_source(in.o[1]) || !only_mods(in, kCvtMods)) return false;
+  const bool sat = in.m.sat && is_float(d);  // float <- float: clamped to [0, 1] (sat01)
+  if (in.nops != 2 || in.o[0].kind != OK::Reg || in.m.cc || in.m.relu || (in.m.sat && !sat)) return false;
   const int k = irnd_index(in.m.rnd);
   const bool z = in.m.ftz;
   if (is_int(d)) {
@@ -112,6 +113,11 @@ bool Emitter::lower_cvt_float(const Inst& in) {
   if (k >= 0) v = B.CreateUnaryIntrinsic(irnd_intrinsic(k), v);
   if (!same) v = d.kind == LaneType::F32 ? B.CreateFPTrunc(v, vec(f32_)) : B.CreateFPExt(v, vec(f64_));
   if (z && d.kind == LaneType::F32) v = ftz(v);
+  if (sat) {  // !(v > 0) (NaN, -0, negatives) -> +0; v > 1 -> 1
+    Value* zero = fsplat(v->getType()->getScalarType(), 0.0);
+    Value* one = fsplat(v->getType()->getScalarType(), 1.0);
+    v = B.CreateSelect(B.CreateFCmpOGT(v, zero), B.CreateSelect(B.CreateFCmpOGT(v, one), one, v), zero);
+  }
   store(in.o[0], canon(v), d);
   return true;
 }
@@ -292,6 +298,33 @@ bool Emitter::lower_root(const Inst& in) {
   }
   if (flush) y = ftz(y);
   store(in.o[0], canon(y), t);
+  return true;
+}
+
+// min/max{.ftz}.f32 and min/max.f64 (fminmax without .NaN): a NaN operand
+// gives the other one (two NaNs the canonical NaN), -0 is below +0, and
+// the result is otherwise an operand's bits unchanged.
+bool Emitter::lower_minmax(const Inst& in) {
+  if (!math_enabled()) return false;
+  const LaneType t = lane_type(in.type);
+  if (!is_float(t) || in.nops != 3 || in.o[0].kind != OK::Reg || in.m.relu || in.m.sat) return false;
+  if (!plain_source(in.o[1]) || !plain_source(in.o[2]) || !only_mods(in, {".ftz"})) return false;
+  if (in.m.ftz && t.kind != LaneType::F32) return false;
+  Value* a = src(in.o[1], t);
+  Value* b = src(in.o[2], t);
+  if (in.m.ftz) { a = ftz(a); b = ftz(b); }
+  const bool is_max = in.op == Opcode::Max;
+  llvm::Type* it = vec(B.getIntNTy(t.bits));
+  Value* neg_a = B.CreateICmpSLT(B.CreateBitCast(a, it), Constant::getNullValue(it));
+  Value* on_eq = is_max ? B.CreateSelect(neg_a, b, a) : B.CreateSelect(neg_a, a, b);
+  Value* lt = B.CreateFCmpOLT(a, b);
+  Value* r = B.CreateSelect(B.CreateFCmpOEQ(a, b), on_eq, is_max ? B.CreateSelect(lt, b, a) : B.CreateSelect(lt, a, b));
+  Value* na = B.CreateFCmpUNO(a, a);
+  Value* nb = B.CreateFCmpUNO(b, b);
+  r = B.CreateSelect(nb, a, r);
+  r = B.CreateSelect(na, b, r);
+  r = B.CreateSelect(B.CreateAnd(na, nb), canon(a), r);
+  store(in.o[0], r, t);
   return true;
 }
 

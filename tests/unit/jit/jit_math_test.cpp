@@ -189,6 +189,30 @@ TEST(JitMath, SpecialFunctions) {
     }
 }
 
+TEST(JitMath, MinMaxAndSaturation) {
+  for (Opcode op : {Opcode::Min, Opcode::Max}) {
+    for (bool z : {false, true}) {
+      Inst in = make(op, Type::F32, {R(0), R(1), R(2)});
+      in.m.ftz = z;
+      check_lowered(in, f32_values());
+    }
+    check_lowered(make(op, Type::F64, {R(0), R(1), R(2)}), f64_values());
+  }
+  for (bool z : {false, true}) {
+    for (Round r : {Round::None, Round::Rni, Round::Rpi}) {
+      Inst in = cvt(Type::F32, Type::F32, r, z);
+      in.m.sat = true;
+      check_lowered(in, f32_values());
+    }
+    Inst nar = cvt(Type::F32, Type::F64, Round::Rn, z);
+    nar.m.sat = true;
+    check_lowered(nar, f64_values());
+    Inst wid = cvt(Type::F64, Type::F32, Round::None, z);
+    wid.m.sat = true;
+    check_lowered(wid, f32_values());
+  }
+}
+
 // Forms the lowering leaves to their handlers stay exact (they still run).
 TEST(JitMath, HandlerForms) {
   Inst rz = cvt(Type::F32, Type::F64, Round::Rz, false);  // a directed mode
@@ -197,8 +221,12 @@ TEST(JitMath, HandlerForms) {
   Inst narrow = cvt(Type::S16, Type::F32, Round::Rni, false);  // 16-bit destination
   EXPECT_FALSE(lowered(narrow));
   check(narrow, f32_values());
-  Inst sat = cvt(Type::F32, Type::F32, Round::None, false);
+  Inst sat = cvt(Type::S32, Type::F32, Round::Rni, false);  // .sat on an integer destination
   sat.m.sat = true;
   EXPECT_FALSE(lowered(sat));
   check(sat, f32_values());
+  Inst nan = make(Opcode::Max, Type::F32, {R(0), R(1), R(2)});  // max.NaN
+  nan.raw_mods.push_back(".NaN");
+  EXPECT_FALSE(lowered(nan));
+  check(nan, f32_values());
 }
