@@ -264,6 +264,33 @@ void BM_Reduce(benchmark::State& state) {
 }
 BENCHMARK(BM_Reduce)->Apply(sim_args)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// GELU with fake quantization over 2 Mi floats in rows of 1000 (one thread
+// per element, 256 per block): cvt, ex2.approx, rcp.rn and div/rem index
+// math, the forms of softmax/layernorm/GELU kernels.
+constexpr int kGeluN = 1 << 21;
+constexpr unsigned kGeluCols = 1000;
+struct Gelu {
+  std::vector<float> in = random_floats(kGeluN, 11, -6.f, 6.f);
+  std::vector<float> want = std::vector<float>(kGeluN);
+  Gelu() { native_gelu_quant(in.data(), want.data(), kGeluN, kGeluCols); }
+};
+const Gelu& gelu() {
+  static Gelu g;
+  return g;
+}
+
+void BM_Gelu(benchmark::State& state) {
+  if (!loaded().prog) { state.SkipWithError("PTX did not load"); return; }
+  static float* in = loaded().upload(gelu().in);
+  static float* out = static_cast<float*>(loaded().alloc(kGeluN * sizeof(float)));
+  if (!in || !out || !loaded().clear(out, kGeluN)) { state.SkipWithError("upload failed"); return; }
+  auto cfg = config("gelu_quant", Dim3{kGeluN / 256}, Dim3{256}, in, out, kGeluN, kGeluCols);
+  // Within one quantization step (1/127): where the simulated ex2.approx
+  // and the host's exp2f differ by an ulp, g * 127 may round the other way.
+  if (run(state, "gelu_quant", cfg)) check_close(state, out, gelu().want, 1.01 / 127);
+}
+BENCHMARK(BM_Gelu)->Apply(sim_args)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 // The same kernels under the timing model (H100): args {host threads,
 // sampled = 1 / full = 2}. warp_inst_per_s counts the launch's executed
 // warp instructions, so the ratio to the plain run is the cost of timing.
@@ -393,6 +420,15 @@ void BM_NativeReduce(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(native_sum(reduce().in.data(), reduce().in.size()));
 }
 BENCHMARK(BM_NativeReduce)->Unit(benchmark::kMillisecond);
+
+void BM_NativeGelu(benchmark::State& state) {
+  std::vector<float> out(kGeluN);
+  for (auto _ : state) {
+    native_gelu_quant(gelu().in.data(), out.data(), kGeluN, kGeluCols);
+    benchmark::DoNotOptimize(out.data());
+  }
+}
+BENCHMARK(BM_NativeGelu)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

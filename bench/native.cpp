@@ -1,5 +1,7 @@
 #include "native.h"
 
+#include <cmath>
+
 namespace softgpu::bench {
 
 void native_sgemm(const float* __restrict a, const float* __restrict b, float* __restrict c, int n) {
@@ -32,6 +34,16 @@ float native_sum(const float* __restrict in, size_t n) {
   float s = 0.f;
   for (float p : part) s += p;
   return s;
+}
+
+void native_gelu_quant(const float* __restrict in, float* __restrict out, int n, unsigned cols) {
+  for (int i = 0; i < n; ++i) {
+    const unsigned row = unsigned(i) / cols, col = unsigned(i) % cols;
+    const float x = std::fma(float(row & 7), -0.125f, std::fma(float(col), 1.0f / 1024.0f, in[i]));
+    const float e = std::exp2(-2.4554669f * x);
+    const float g = x * (1.0f / (1.0f + e));
+    out[i] = float(int(std::nearbyint(g * 127.0f))) * (1.0f / 127.0f);
+  }
 }
 
 }  // namespace softgpu::bench

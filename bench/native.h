@@ -14,5 +14,7 @@ void native_stencil5(const float* in, float* out, int nx, int ny);
 // Sum of n floats with 16 independent partial sums (the loop vectorizes
 // without reassociating any one sum).
 float native_sum(const float* in, size_t n);
+// gelu_quant of bench_kernels.cu: out[i] from in[i], rows of `cols`.
+void native_gelu_quant(const float* in, float* out, int n, unsigned cols);
 
 }  // namespace softgpu::bench

@@ -55,3 +55,18 @@ extern "C" __global__ void reduce_sum(const float* in, float* out, int n) {
   }
   if (threadIdx.x == 0) atomicAdd(out, s[0]);
 }
+// GELU (sigmoid form, x * sigmoid(1.702 x)) over rows of `cols` floats, with
+// a bias by column and by row and int8-style fake quantization: dominated by
+// conversions, ex2.approx, rcp and the div/rem of the index math. (Its PTX
+// in bench_kernels.ptx was written by hand in nvcc's style, as nvcc
+// --use_fast_math emits these forms.)
+extern "C" __global__ void gelu_quant(const float* in, float* out, int n, unsigned cols) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  unsigned row = unsigned(i) / cols, col = unsigned(i) % cols;
+  float x = in[i] + float(col) * (1.0f / 1024.0f) - float(row & 7) * 0.125f;
+  float e = exp2f(-2.4554669f * x);    // ex2.approx.ftz.f32
+  float g = x * __frcp_rn(1.0f + e);   // rcp.rn.f32
+  int q = __float2int_rn(g * 127.0f);  // cvt.rni.s32.f32
+  out[i] = float(q) * (1.0f / 127.0f);
+}

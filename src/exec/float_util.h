@@ -63,6 +63,24 @@ inline int fe_mode(Round r) {
   }
 }
 
+// The .approx.f32 special functions (K: 0 sin, 1 cos, 2 lg2, 3 ex2, 4 tanh):
+// evaluated in double by libm, rounded once, then .ftz (Z) and the
+// canonical NaN. The interpreter's handlers and the JIT's helper
+// (jit/helpers.cpp) both call this, so both compute the same bits.
+template <bool Z, int K>
+float approx_special_f32(float a) {
+  const double x = double(Z ? ftz(a) : a);
+  double r;
+  if constexpr (K == 0) r = std::sin(x);
+  else if constexpr (K == 1) r = std::cos(x);
+  else if constexpr (K == 2) r = std::log2(x);
+  else if constexpr (K == 3) r = std::exp2(x);
+  else r = std::tanh(x);
+  float f = float(r);
+  if (Z) f = ftz(f);
+  return canon(f);
+}
+
 // A binary floating-point format narrower than f32.
 struct MiniFormat {
   int mant;        // stored mantissa bits

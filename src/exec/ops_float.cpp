@@ -64,18 +64,10 @@ template <class T, bool Z> struct FSqrt { static T f(T a) { return fout<T, Z, fa
 template <class T, bool Z> struct FRsqrt {
   static T f(T a) { return fout<T, Z, false>(T(1.0 / std::sqrt(double(fin<T, Z>(a))))); }
 };
-// .approx.f32 special functions: evaluated in double, rounded once.
+// .approx.f32 special functions: evaluated in double, rounded once
+// (float_util.h, shared with the JIT).
 template <bool Z, int K> struct FSpecial {
-  static float f(float a) {
-    double x = double(fin<float, Z>(a));
-    double r;
-    if constexpr (K == 0) r = std::sin(x);
-    else if constexpr (K == 1) r = std::cos(x);
-    else if constexpr (K == 2) r = std::log2(x);
-    else if constexpr (K == 3) r = std::exp2(x);
-    else r = std::tanh(x);
-    return fout<float, Z, false>(float(r));
-  }
+  static float f(float a) { return approx_special_f32<Z, K>(a); }
 };
 template <class T> struct FCopysign { static T f(T a, T b) { return std::copysign(b, a); } };
 // Three-input min/max (sm_100): NaN-ignoring (or .NaN-propagating) min/max

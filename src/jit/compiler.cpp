@@ -49,6 +49,7 @@ struct JitState {
   std::mutex mu;  // the JIT's dylib, `loaded`
   std::unordered_map<std::string, std::weak_ptr<Machine>> loaded;  // by key
   std::atomic<uint64_t> compiled{0}, from_disk{0}, reused{0};
+  std::atomic<uint64_t> lowered{0}, through_handlers{0};  // instructions, over all compiled functions
 };
 
 // One function's machine code in the JIT; removing its resource tracker
@@ -122,6 +123,8 @@ class LlvmCompiler final : public exec::CodeCompiler {
     mod->setTargetTriple(st_->jit->getTargetTriple().str());
     LowerStats stats;
     lower_function(*ctx, *mod, "softgpu_fn", f, fns, blocks, stats);
+    st_->lowered += stats.native;
+    st_->through_handlers += stats.handler;
     if (stats.failed) {
       std::fprintf(stderr, "softgpu: jit: '%s' not compiled (a lowering could not name an operand); it runs "
                    "interpreted\n", f.name.c_str());
@@ -229,7 +232,8 @@ bool available() { return true; }
 JitStats stats(const exec::CodeCompiler& c) {
   const auto* l = dynamic_cast<const LlvmCompiler*>(&c);
   if (!l) return {};
-  return {l->state().compiled.load(), l->state().from_disk.load(), l->state().reused.load()};
+  return {l->state().compiled.load(), l->state().from_disk.load(), l->state().reused.load(),
+          l->state().lowered.load(), l->state().through_handlers.load()};
 }
 
 std::unique_ptr<exec::CodeCompiler> make_compiler(const JitOptions& opts, std::string* why) {
@@ -263,6 +267,7 @@ std::unique_ptr<exec::CodeCompiler> make_compiler(const JitOptions& opts, std::s
   };
   def("softgpu_jit_exec", reinterpret_cast<const void*>(&softgpu_jit_exec));
   def("softgpu_jit_src", reinterpret_cast<const void*>(&softgpu_jit_src));
+  def("softgpu_jit_special", reinterpret_cast<const void*>(&softgpu_jit_special));
   if (auto e = jd.define(orc::absoluteSymbols(std::move(syms)))) return fail(message(std::move(e)));
   // libm and the C library, for what code generation turns into calls.
   auto gen = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(st->jit->getDataLayout().getGlobalPrefix());

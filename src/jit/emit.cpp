@@ -8,6 +8,7 @@
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
+#include <llvm/Support/ModRef.h>
 
 namespace softgpu::jit {
 
@@ -78,6 +79,17 @@ Emitter::Emitter(LLVMContext& c, Module& m, const std::string& name, const progr
   exec_fn_ = M.getOrInsertFunction("softgpu_jit_exec", FunctionType::get(i32_, {ptr_, i32_, i32_}, false));
   src_fn_ = M.getOrInsertFunction("softgpu_jit_src",
                                   FunctionType::get(llvm::Type::getVoidTy(C), {ptr_, i32_, i32_, ptr_}, false));
+  fbuf_ = B.CreateAlloca(ArrayType::get(f32_, kLanes));
+  special_fn_ = M.getOrInsertFunction("softgpu_jit_special",
+                                      FunctionType::get(llvm::Type::getVoidTy(C), {ptr_, i32_, i32_}, false));
+  if (auto* sf = dyn_cast<Function>(special_fn_.getCallee())) {
+    // It reads and writes only the lanes it is given (no registers, no
+    // memory of the warp): values stay in vector registers around it.
+    sf->setMemoryEffects(MemoryEffects::argMemOnly());
+    sf->setDoesNotThrow();
+    sf->addFnAttr(Attribute::WillReturn);
+    sf->addParamAttr(0, Attribute::NoCapture);
+  }
 }
 
 void Emitter::make_blocks(size_t n) {

@@ -6,7 +6,9 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 #include "exec/warp.h"
 
@@ -25,6 +27,13 @@ LaneType lane_type(program::Type t);
 inline LaneType int_type(uint32_t bits, bool is_signed) { return {LaneType::Int, is_signed, bits, true}; }
 
 struct BlockRange;  // jit/lower.h
+
+inline bool is_int(const LaneType& t) { return t.valid && t.kind == LaneType::Int; }
+inline bool is_float(const LaneType& t) { return t.valid && t.kind != LaneType::Int; }
+// True if every modifier as written is one of the instruction's types or in
+// `allowed`: a form with anything else (.cc, .sat, .s16x2, .relu, ...) keeps
+// its handler (lower_alu.cpp).
+bool only_mods(const program::Inst& in, std::initializer_list<std::string_view> allowed);
 
 // True if a global ld/st's modifiers change nothing here (lower_mem.cpp).
 bool plain_global_mods(const program::Inst& in);
@@ -74,6 +83,15 @@ class Emitter {
   bool lower_selp(const program::Inst& in);
   bool lower_float(const program::Inst& in);
   bool lower_cvt(const program::Inst& in);
+  // lower_math.cpp: float conversions, integer div/rem, float div, rcp,
+  // sqrt, rsqrt and the .approx special functions.
+  bool lower_cvt_float(const program::Inst& in);
+  bool lower_cvt_half(const program::Inst& in);
+  bool lower_divrem(const program::Inst& in);
+  bool lower_fdiv(const program::Inst& in);
+  bool lower_root(const program::Inst& in);
+  bool lower_special(const program::Inst& in);
+  bool lower_minmax(const program::Inst& in);
   bool lower_shared(const program::Inst& in);
   bool lower_param(const program::Inst& in);
   bool lower_cvta(const program::Inst& in);
@@ -143,7 +161,8 @@ class Emitter {
   bool full_ = true;
   llvm::Value* bufs_[4] = {};
   unsigned next_buf_ = 0;
-  llvm::FunctionCallee exec_fn_, src_fn_;
+  llvm::FunctionCallee exec_fn_, src_fn_, special_fn_;
+  llvm::Value* fbuf_ = nullptr;  // [32 x float] for softgpu_jit_special
   llvm::Value* mask_ = nullptr;
   llvm::Value* mask_vec_ = nullptr;
   llvm::BasicBlock* next_bb_ = nullptr;

@@ -17,8 +17,11 @@ struct JitOptions {
 
 // What a compiler did so far: functions compiled by LLVM, loaded from the
 // disk cache, or reusing machine code already in the process.
+// And the instructions lowered to IR or calling their handler (the
+// functions' full-warp copies, as SOFTGPU_JIT_VERBOSE prints them).
 struct JitStats {
   uint64_t compiled = 0, from_disk = 0, reused = 0;
+  uint64_t lowered = 0, through_handlers = 0;
 };
 JitStats stats(const exec::CodeCompiler& c);
 

@@ -22,11 +22,6 @@ using program::Round;
 using program::Type;
 using OK = program::Operand::Kind;
 
-namespace {
-
-// True if every modifier as written is one of the instruction's types or in
-// `allowed`: a form with anything else (.cc, .sat, .s16x2, .relu, ...) keeps
-// its handler.
 bool only_mods(const Inst& in, std::initializer_list<std::string_view> allowed) {
   for (const std::string& m : in.raw_mods) {
     if (in.type != Type::None && m == program::type_name(in.type)) continue;
@@ -36,8 +31,7 @@ bool only_mods(const Inst& in, std::initializer_list<std::string_view> allowed) 
   return true;
 }
 
-bool is_int(const LaneType& t) { return t.valid && t.kind == LaneType::Int; }
-bool is_float(const LaneType& t) { return t.valid && t.kind != LaneType::Int; }
+namespace {
 
 const std::initializer_list<std::string_view> kCmpMods = {
     ".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".lo", ".ls", ".hi", ".hs", ".equ", ".neu",
@@ -57,7 +51,13 @@ bool Emitter::lower_native(const Inst& in) {
     case Opcode::Cvta: return lower_cvta(in);
     case Opcode::Setp: return lower_setp(in);
     case Opcode::Selp: return lower_selp(in);
-    case Opcode::Cvt: return lower_cvt(in);
+    case Opcode::Cvt: return lower_cvt(in) || lower_cvt_float(in) || lower_cvt_half(in);
+    case Opcode::Div: return lower_divrem(in) || lower_fdiv(in);
+    case Opcode::Rem: return lower_divrem(in);
+    case Opcode::Rcp: case Opcode::Sqrt: case Opcode::Rsqrt: return lower_root(in);
+    case Opcode::Sin: case Opcode::Cos: case Opcode::Lg2: case Opcode::Ex2: case Opcode::Tanh:
+      return lower_special(in);
+    case Opcode::Min: case Opcode::Max: return lower_minmax(in);
     case Opcode::Ld: return lower_shared(in) || lower_global(in) || lower_vector_mem(in) || lower_param(in);
     case Opcode::St: return lower_shared(in) || lower_global(in) || lower_vector_mem(in);
     default: return false;

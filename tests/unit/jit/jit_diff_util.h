@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "../exec/ops_test_util.h"
 #include "exec/device_memory.h"
@@ -99,13 +100,35 @@ struct Side {
   }
 };
 
-// Runs the form on both, over several seeds and masks, and compares.
-inline void check(const Inst& in) {
-  for (uint64_t seed = 1; seed <= 3; ++seed) {
+// Sets R(1) and R(2) from `vals` (when given): with `pairs`, lane l of
+// seed s gets the pair number (s - 1) * 32 + l of vals x vals, so that the
+// seeds together cover every pair of edges as operands; else a mix.
+inline void set_values(Side& s, const std::vector<uint64_t>& vals, uint64_t seed, bool pairs) {
+  const size_t n = vals.size();
+  if (!n) return;
+  for (uint32_t l = 0; l < 32; ++l) {
+    const size_t p = size_t(seed - 1) * 32 + l;
+    s.h.reg(1)[l] = pairs ? vals[p % n] : vals[(l + seed * 32) % n];
+    s.h.reg(2)[l] = pairs ? vals[p / n % n] : vals[(l * 7 + seed * 13) % n];
+  }
+}
+
+// True if `in` reads R(2) as a second source (check then covers all pairs).
+inline bool binary_form(const Inst& in) { return in.nops == 3 && in.o[2].kind == Operand::Kind::Reg && in.o[2].reg == 2; }
+
+// Runs the form on both, over several seeds and masks, and compares
+// (R(1) and R(2) from `vals` if given).
+inline void check(const Inst& in, const std::vector<uint64_t>& vals = {}) {
+  const bool pairs = binary_form(in) && !vals.empty();
+  const uint64_t seeds = pairs ? (vals.size() * vals.size() + 31) / 32 : 3;
+  for (uint64_t seed = 1; seed <= seeds; ++seed) {
     for (uint32_t mask : {0xffffffffu, 0x0f0f00f1u, 0x80000000u}) {
+      if (seed > 3 && mask != 0xffffffffu) continue;  // the rest of the pairs: the lowered (full-warp) code
       Side a(false), b(true);
       a.seed(seed);
       b.seed(seed);
+      set_values(a, vals, seed, pairs);
+      set_values(b, vals, seed, pairs);
       std::shared_ptr<const CompiledCode> keep;
       if (!a.exec(in, mask, keep)) { ADD_FAILURE() << "no handler: " << in.text(); return; }
       ASSERT_TRUE(b.exec(in, mask, keep));
@@ -125,6 +148,25 @@ inline Inst guarded(Inst in, uint32_t p, bool neg) {
   in.guard = p;
   in.guard_neg = neg;
   return in;
+}
+
+// True if the JIT lowers `in` to IR (no handler call in its full-warp copy).
+inline bool lowered(const Inst& in) {
+  Side b(true);
+  b.seed(1);
+  const jit::JitStats before = jit::stats(*b.jit);
+  std::shared_ptr<const CompiledCode> keep;
+  if (!b.exec(in, ~0u, keep)) return false;
+  const jit::JitStats after = jit::stats(*b.jit);
+  return after.lowered == before.lowered + 1 && after.through_handlers == before.through_handlers;
+}
+
+// A form the JIT lowers: it is lowered, and matches its handler unguarded
+// and under a guard (a partial mask in the lowered code), on `vals`.
+inline void check_lowered(const Inst& in, const std::vector<uint64_t>& vals) {
+  EXPECT_TRUE(lowered(in)) << "not lowered: " << in.text();
+  check(in, vals);
+  check(guarded(in, 2, false), vals);
 }
 
 }  // namespace softgpu::exec::test
