@@ -81,15 +81,6 @@ template <class D, class S, bool FTZ, bool SAT, int IRND> struct FloatToFloat {
 };
 
 
-int irnd_index(Round r) {
-  switch (r) {
-    case Round::Rni: return 0;
-    case Round::Rzi: return 1;
-    case Round::Rmi: return 2;
-    case Round::Rpi: return 3;
-    default: return -1;
-  }
-}
 bool is_int(Type t) {
   switch (t) {
     case Type::S8: case Type::S16: case Type::S32: case Type::S64:
@@ -290,7 +281,7 @@ ExecFn bind_cvt(const Inst& in) {
   const bool sflt = S == Type::F32 || S == Type::F64;
   // Integer <- f32/f64.
   if (is_int(D) && sflt) {
-    const int k = irnd_index(r);
+    const int k = program::integral_round_index(r);
     if (k < 0) return nullptr;
     const bool z = in.m.ftz && S == Type::F32;
     return by_int_t(D, [&]<class DT>() -> ExecFn {
@@ -311,7 +302,7 @@ ExecFn bind_cvt(const Inst& in) {
   }
   // f32/f64 <- integer.
   if (dflt && is_int(S)) {
-    if (r == Round::None || irnd_index(r) >= 0) return nullptr;
+    if (r == Round::None || program::integral_round_index(r) >= 0) return nullptr;
     const bool sat = in.m.sat;
     return by_int_t(S, [&]<class ST>() -> ExecFn {
       if (D == Type::F32)
@@ -323,7 +314,7 @@ ExecFn bind_cvt(const Inst& in) {
   if (dflt && sflt) {
     const bool z = in.m.ftz, s = in.m.sat;
     if (z && D != Type::F32 && S != Type::F32) return nullptr;
-    const int k = irnd_index(r);
+    const int k = program::integral_round_index(r);
     if (k >= 0 && D != S) return nullptr;  // integral rounding keeps the type
     if (D == Type::F32 && S == Type::F64 && r == Round::None) return nullptr;  // narrowing needs a mode
     if (D == Type::F64 && S == Type::F32 && r != Round::None) return nullptr;  // widening is exact
@@ -355,16 +346,16 @@ ExecFn bind_cvt(const Inst& in) {
   }
   // Narrow formats: destination or source f16/bf16/tf32/fp8.
   if (is_mini(D) || is_mini(S)) {
-    if (is_int(D) && irnd_index(r) < 0) return nullptr;
+    if (is_int(D) && program::integral_round_index(r) < 0) return nullptr;
     if (D == Type::TF32 && S != Type::F32) return nullptr;
     if (S == Type::TF32) return nullptr;
-    if ((D == Type::F16 || D == Type::BF16) && D == S && irnd_index(r) >= 0)
+    if ((D == Type::F16 || D == Type::BF16) && D == S && program::integral_round_index(r) >= 0)
       return D == Type::BF16 ? &exec_half_irnd<true> : &exec_half_irnd<false>;
     if ((S == Type::E4M3 || S == Type::E5M2) && (is_int(D) || D == Type::E4M3 || D == Type::E5M2)) return nullptr;
     // fp8 sources widen exactly into f16/bf16/f32/f64 (no mode needed).
     const bool fp8_src = S == Type::E4M3 || S == Type::E5M2;
     if (is_mini(D) && !is_mini(S) && r == Round::None) return nullptr;  // narrowing needs a mode
-    if (is_mini(D) && irnd_index(r) >= 0) return nullptr;
+    if (is_mini(D) && program::integral_round_index(r) >= 0) return nullptr;
     if (fp8_src && (D == Type::TF32)) return nullptr;
     return generic(D, S);
   }

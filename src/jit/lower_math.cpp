@@ -48,15 +48,6 @@ bool unary_shape(const Inst& in) {
   return in.nops == 2 && in.o[0].kind == OK::Reg && !in.m.sat && !in.m.cc && !in.m.relu;
 }
 
-int irnd_index(Round r) {
-  switch (r) {
-    case Round::Rni: return 0;
-    case Round::Rzi: return 1;
-    case Round::Rmi: return 2;
-    case Round::Rpi: return 3;
-    default: return -1;
-  }
-}
 
 // std::nearbyint (under the default host mode the interpreter runs in),
 // trunc, floor, ceil.
@@ -77,7 +68,7 @@ bool Emitter::lower_cvt_float(const Inst& in) {
   if (!is_float(s) || !d.valid || !plain_source(in.o[1]) || !only_mods(in, kCvtMods)) return false;
   const bool sat = in.m.sat && is_float(d);  // float <- float: clamped to [0, 1] (sat01)
   if (in.nops != 2 || in.o[0].kind != OK::Reg || in.m.cc || in.m.relu || (in.m.sat && !sat)) return false;
-  const int k = irnd_index(in.m.rnd);
+  const int k = program::integral_round_index(in.m.rnd);
   const bool z = in.m.ftz;
   if (is_int(d)) {
     if (k < 0 || d.bits < 32 || (z && s.kind != LaneType::F32)) return false;

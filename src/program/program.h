@@ -70,6 +70,18 @@ struct Operand {
 };
 
 enum class Round : uint8_t { None, Rn, Rz, Rm, Rp, Rna, Rs, Rni, Rzi, Rmi, Rpi };
+// The integral rounding modes (cvt to integers, cvt.rXi between floats) as
+// 0..3 = rni, rzi, rmi, rpi (nearest even, zero, down, up); -1 otherwise.
+// The handlers and the JIT index their rounding by it.
+inline int integral_round_index(Round r) {
+  switch (r) {
+    case Round::Rni: return 0;
+    case Round::Rzi: return 1;
+    case Round::Rmi: return 2;
+    case Round::Rpi: return 3;
+    default: return -1;
+  }
+}
 enum class Cmp : uint8_t { None, Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
 enum class BoolOp : uint8_t { None, And, Or, Xor };
 enum class AtomOp : uint8_t { None, Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
