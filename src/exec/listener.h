@@ -96,6 +96,13 @@ struct HeapEvent {
   uint64_t size = 0;   // Malloc: bytes requested
 };
 
+// What %clock/%clock64 (cycles of the warp's SM) and %globaltimer
+// (nanoseconds) read, from a timing model.
+struct ClockReading {
+  uint64_t cycles = 0;
+  uint64_t ns = 0;
+};
+
 struct LaunchInfo {
   std::string_view kernel;
   const program::Program* program = nullptr;  // the kernel's program (source files, functions)
@@ -132,6 +139,11 @@ class ExecutionListener {
   // Device malloc/free. For InvalidFree, returning true means the listener
   // reported it and the launch goes on instead of faulting.
   virtual bool heap_event(const HeapEvent&) { return false; }
+  // %clock, %clock64, %globaltimer read by a warp of a CTA with a context:
+  // a timing model fills in the warp's simulated time at this instruction
+  // and returns true; false keeps the executor's own count (host
+  // nanoseconds since the launch).
+  virtual bool read_clock(const WarpRef&, void* /*cta_context*/, ClockReading&) { return false; }
   // Every cta_begin gets its cta_end, also when a fault stops the launch.
   virtual void cta_end(uint32_t /*cta_linear*/, void* /*cta_context*/) {}
   virtual void launch_end(Status) {}

@@ -532,12 +532,20 @@ uint64_t Warp::sreg(Sreg s, uint32_t lane) const {
     case Sreg::WarpSz: return kWarpSize;
     case Sreg::Clock: case Sreg::Clock64: case Sreg::ClockHi:
     case Sreg::Globaltimer: case Sreg::GlobaltimerLo: case Sreg::GlobaltimerHi: {
-      // No timing here: a monotonically increasing count (nanoseconds since launch).
-      auto ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                             std::chrono::steady_clock::now() - L.start).count());
-      if (s == Sreg::Clock || s == Sreg::GlobaltimerLo) return uint32_t(ns);
-      if (s == Sreg::ClockHi || s == Sreg::GlobaltimerHi) return uint32_t(ns >> 32);
-      return ns;
+      // A timing model's simulated time when one listens; else a
+      // monotonically increasing count (host nanoseconds since the launch).
+      ClockReading c;
+      if (!(L.opts->listener && cta_.listener_ctx &&
+            L.opts->listener->read_clock({cta_.linear, warp_id_}, cta_.listener_ctx, c))) {
+        c.ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now() - L.start).count());
+        c.cycles = c.ns;
+      }
+      const bool timer = s == Sreg::Globaltimer || s == Sreg::GlobaltimerLo || s == Sreg::GlobaltimerHi;
+      const uint64_t v = timer ? c.ns : c.cycles;
+      if (s == Sreg::Clock || s == Sreg::GlobaltimerLo) return uint32_t(v);
+      if (s == Sreg::ClockHi || s == Sreg::GlobaltimerHi) return uint32_t(v >> 32);
+      return v;
     }
     case Sreg::LanemaskEq: return 1u << lane;
     case Sreg::LanemaskLt: return (1u << lane) - 1;

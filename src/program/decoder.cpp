@@ -358,6 +358,7 @@ class FunctionDecoder {
         if (auto sr = sreg_names().find(a.name); sr != sreg_names().end()) {
           o.kind = OK::Sreg; o.sreg = sr->second;
           if (o.sreg >= Sreg::ReservedSmemBegin && o.sreg <= Sreg::ReservedSmem1) out_.uses_reserved_smem = true;
+          if (is_clock(o.sreg)) out_.reads_clock = true;
           return o;
         }
         uint32_t idx = 0;

@@ -43,6 +43,10 @@ enum class Sreg : uint8_t {
   Count_ = Envreg0 + 32,
 };
 
+// %clock, %clock_hi, %clock64, %globaltimer(_lo/_hi): time, which a timing
+// model answers when one listens (exec::ExecutionListener::read_clock).
+inline bool is_clock(Sreg s) { return s >= Sreg::Clock && s <= Sreg::GlobaltimerHi; }
+
 struct Operand {
   enum class Kind : uint8_t {
     None,
@@ -213,6 +217,7 @@ struct Function {
   uint32_t cluster_dims[3] = {0, 0, 0};  // .reqnctapercluster (0 = none)
   bool explicit_cluster = false;         // .explicitcluster
   bool uses_reserved_smem = false;       // reads a %reserved_smem_offset_* register
+  bool reads_clock = false;              // reads %clock, %clock64 or %globaltimer (a timing model answers)
   uint32_t line = 0;
   // Code inlined from other functions: (pc, outermost call site) for each
   // such instruction, by pc; empty without .loc ... inlined_at.

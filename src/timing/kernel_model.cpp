@@ -47,10 +47,7 @@ void KernelModel::add(std::unique_ptr<CtaTrace> t) {
 }
 
 KernelModel::SmRun KernelModel::simulate(const std::vector<const CtaTrace*>& ctas) const {
-  // The SMs this launch uses share the L2 and the bandwidths (a one-CTA
-  // kernel has the whole L2 to itself).
-  const double share = 1.0 / double(std::max<uint32_t>(sms_used_, 1));
-  MemorySystem mem(p_, share);
+  MemorySystem mem(p_, l2_share());
   SmRun r;
   r.stats = SmModel(p_, mem).run(ctas, shape_.resident_ctas_per_sm);
   r.mem = mem.stats();

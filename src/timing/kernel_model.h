@@ -67,6 +67,9 @@ class KernelModel {
 
   // Whether CTA `cta_linear`'s trace is needed (the sampling plan).
   bool wanted(uint32_t cta_linear) const;
+  // The part of the L2 and its bandwidths each simulated SM gets: the SMs
+  // this launch uses share them (a one-CTA kernel has the whole L2).
+  double l2_share() const { return 1.0 / double(sms_used_ ? sms_used_ : 1); }
   // Thread-safe: the recorder's sink.
   void add(std::unique_ptr<CtaTrace> t);
   KernelTiming finish();

@@ -16,10 +16,21 @@ BandwidthQueue queue(double per_cycle, double latency, double unit) {
 
 }  // namespace
 
+Caches::Caches(const TimingParams& p, double share)
+    : l1({p.l1_bytes, p.l1_ways, true}, WritePolicy::WriteThroughNoAllocate),
+      l2({uint64_t(double(p.l2_bytes) * share), p.l2_ways, true}, WritePolicy::WriteBackAllocate) {}
+
 MemorySystem::MemorySystem(const TimingParams& p, double share)
+    : MemorySystem(p, share, std::make_unique<Caches>(p, share), nullptr) {}
+
+MemorySystem::MemorySystem(const TimingParams& p, double share, Caches& caches)
+    : MemorySystem(p, share, nullptr, &caches) {}
+
+MemorySystem::MemorySystem(const TimingParams& p, double share, std::unique_ptr<Caches> own, Caches* shared)
     : p_(p),
-      l1_({p.l1_bytes, p.l1_ways, true}, WritePolicy::WriteThroughNoAllocate),
-      l2_({uint64_t(double(p.l2_bytes) * share), p.l2_ways, true}, WritePolicy::WriteBackAllocate),
+      own_(std::move(own)),
+      l1_(shared ? shared->l1 : own_->l1),
+      l2_(shared ? shared->l2 : own_->l2),
       l1q_(queue(p.l1_bytes_per_cycle, p.l1_latency, kSectorBytes)),
       smemq_(queue(p.shared_wavefronts_per_cycle, p.shared_latency, 1)),
       l2q_(queue(p.l2_bytes_per_cycle * share, p.l2_latency, kSectorBytes)),

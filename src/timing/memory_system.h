@@ -4,6 +4,7 @@
 // single-sector access; queues add transfer and waiting time on top.
 #pragma once
 #include <cstdint>
+#include <memory>
 
 #include "timing/bandwidth.h"
 #include "timing/cache.h"
@@ -20,11 +21,20 @@ struct MemoryStats {
   uint64_t shared_accesses = 0;
 };
 
+// What an L1 and the L2 (its `share` of the capacity) hold; memory systems
+// with bandwidth queues of their own may share one (timing/warp_clock.h).
+struct Caches {
+  Caches(const TimingParams& p, double share);
+  SectorCache l1, l2;
+};
+
 class MemorySystem {
  public:
   // `share`: the part of the chip's L2 capacity and L2/DRAM bandwidth this
   // model gets (1/sm_count when each SM is modelled on its own).
   MemorySystem(const TimingParams& p, double share);
+  // The same, reading and filling `caches` (which must outlive it).
+  MemorySystem(const TimingParams& p, double share, Caches& caches);
 
   // Each returns the cycle at which the access's data is back.
   double load(double t, const LineAccess* lines, uint32_t n);
@@ -38,8 +48,10 @@ class MemorySystem {
  private:
   double to_l2(double t, const LineAccess& a, bool write);  // L2 (and DRAM behind it); returns done
   void charge_write_back(double t, uint8_t newly_dirty);
+  MemorySystem(const TimingParams& p, double share, std::unique_ptr<Caches> own, Caches* shared);
   const TimingParams& p_;
-  SectorCache l1_, l2_;
+  std::unique_ptr<Caches> own_;
+  SectorCache &l1_, &l2_;  // own_'s or the shared ones
   BandwidthQueue l1q_, smemq_, l2q_, dramq_;
   MemoryStats stats_;
 };

@@ -5,6 +5,7 @@
 
 #include "program/facts.h"
 #include "timing/smem_banks.h"
+#include "timing/warp_clock.h"
 
 namespace softgpu::timing {
 namespace {
@@ -91,20 +92,63 @@ void TraceRecorder::append(CtaTrace& t, const exec::WarpStep& s) {
   t.warps[s.warp.warp_in_cta].ops.push_back(op);
 }
 
+// A CTA's context: its trace (when sampled), its clocks (when the kernel
+// reads them), and a one-op trace for the clocks of a CTA not sampled.
+struct RecorderCta {
+  std::unique_ptr<CtaTrace> trace;
+  std::unique_ptr<CtaClock> clock;
+  CtaTrace scratch;
+};
+
+void TraceRecorder::launch_begin(const exec::LaunchInfo& info) {
+  clocks_ = false;
+  if (clock_ && clock_->params && info.program)
+    for (const auto& f : info.program->functions) clocks_ |= f.reads_clock;
+}
+
 void* TraceRecorder::cta_begin(uint32_t cta_linear, Dim3, uint32_t warps) {
-  if (wanted_ && !wanted_(cta_linear)) return nullptr;
-  auto* t = new CtaTrace;
-  t->cta_linear = cta_linear;
-  t->warps.resize(warps);
-  return t;
+  const bool wanted = !wanted_ || wanted_(cta_linear);
+  if (!wanted && !clocks_) return nullptr;
+  auto* c = new RecorderCta;
+  if (wanted) {
+    c->trace = std::make_unique<CtaTrace>();
+    c->trace->cta_linear = cta_linear;
+    c->trace->warps.resize(warps);
+  }
+  if (clocks_) c->clock = std::make_unique<CtaClock>(*clock_->params, clock_->l2_share, warps);
+  return c;
 }
 
 void TraceRecorder::step(const exec::WarpStep& s) {
-  if (s.cta_context) append(*static_cast<CtaTrace*>(s.cta_context), s);
+  auto* c = static_cast<RecorderCta*>(s.cta_context);
+  if (!c) return;
+  CtaTrace& t = c->trace ? *c->trace : c->scratch;
+  append(t, s);
+  if (c->clock) c->clock->step(s.warp.warp_in_cta, t, t.warps[s.warp.warp_in_cta].ops.back());
+  if (!c->trace) {
+    t.warps[s.warp.warp_in_cta].ops.clear();
+    t.slots.clear();
+    t.lines.clear();
+  }
+}
+
+void TraceRecorder::barrier_released(void* ctx, uint32_t, uint32_t warps) {
+  if (auto* c = static_cast<RecorderCta*>(ctx); c && c->clock) c->clock->released(warps);
+}
+
+bool TraceRecorder::read_clock(const exec::WarpRef& w, void* ctx, exec::ClockReading& out) {
+  auto* c = static_cast<RecorderCta*>(ctx);
+  if (!c || !c->clock) return false;
+  const TimingParams& p = *clock_->params;
+  const double cycles = clock_->start_cycle + double(c->clock->now(w.warp_in_cta));
+  out.cycles = uint64_t(cycles);
+  out.ns = uint64_t(cycles * 1000.0 / std::max(p.clock_mhz, 1e-9));
+  return true;
 }
 
 void TraceRecorder::cta_end(uint32_t, void* ctx) {
-  if (ctx) sink_(std::unique_ptr<CtaTrace>(static_cast<CtaTrace*>(ctx)));
+  std::unique_ptr<RecorderCta> c(static_cast<RecorderCta*>(ctx));
+  if (c && c->trace) sink_(std::move(c->trace));
 }
 
 }  // namespace softgpu::timing

@@ -48,8 +48,11 @@ exec::ExecutionListener* TimingSession::begin_launch(const LaunchShape& shape, S
   active_->model = std::make_unique<KernelModel>(
       active_->params, KernelShape{shape.kernel, shape.grid, shape.block, resident}, gpu_.max_warps_per_sm, sampling_);
   KernelModel* m = active_->model.get();
+  // %clock and %globaltimer count from the kernel's start on the timeline
+  // (its stream's end and one launch overhead; timing/warp_clock.h).
+  const ClockSetup clock{&active_->params, m->l2_share(), stream_end(stream) + params_.kernel_launch_cycles};
   active_->recorder = std::make_unique<TraceRecorder>([m](std::unique_ptr<CtaTrace> t) { m->add(std::move(t)); },
-                                                      [m](uint32_t c) { return m->wanted(c); });
+                                                      [m](uint32_t c) { return m->wanted(c); }, clock);
   return active_->recorder.get();
 }
 

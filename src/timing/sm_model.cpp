@@ -5,6 +5,7 @@
 #include <limits>
 #include <span>
 
+#include "timing/op_cost.h"
 #include "timing/scoreboard.h"
 
 namespace softgpu::timing {
@@ -30,8 +31,6 @@ struct Slot {
   std::vector<uint32_t> warps;
   uint32_t alive = 0;
 };
-
-uint64_t ceil_cycle(double d) { return d <= 0 ? 0 : uint64_t(std::ceil(d - 1e-9)); }
 
 class Run {
  public:
@@ -148,62 +147,17 @@ class Run {
     if (slot.alive == 0 && next_cta_ < ctas_.size()) dispatch(s, t);
   }
 
-  // A tensor-core product occupies the tensor pipe in proportion to its
-  // work at its type's rate: the configured interval is that of one
-  // m16n8k16 f16 -> f32 product (4096 FLOP), so a product of F FLOP at a
-  // rate r times that type's takes interval x F / 4096 / r cycles (rounded
-  // up to whole cycles, at least one). A type the GPU's tensor cores lack
-  // runs 16x slower (emulated). Cycles, not whole intervals: a type faster
-  // than the reference (RTX 4090's f16 accumulate, 2x; its int8, 4x) needs
-  // less than one interval per product.
-  uint64_t tensor_cycles(const TraceOp& op, uint32_t interval) const {
-    const TensorRates& r = p_.tensor;
-    double rate = 0;
-    switch (program::TensorKind(op.tensor)) {
-      case program::TensorKind::Fp16F32: rate = r.fp16_f32; break;
-      case program::TensorKind::Fp16F16: rate = r.fp16_f16; break;
-      case program::TensorKind::Bf16F32: rate = r.bf16_f32; break;
-      case program::TensorKind::Tf32: rate = r.tf32; break;
-      case program::TensorKind::Fp64: rate = r.fp64; break;
-      case program::TensorKind::Int8: rate = r.int8; break;
-      case program::TensorKind::Fp8F32: rate = r.fp8_f32; break;
-      case program::TensorKind::Fp8F16: rate = r.fp8_f16; break;
-      case program::TensorKind::None: break;
-    }
-    const double ref = r.fp16_f32 > 0 ? r.fp16_f32 : 1;
-    const double speed = rate > 0 ? rate / ref : 1.0 / 16;
-    return std::max<uint64_t>(1, ceil_cycle(double(interval) * double(op.tensor_flops) / 4096.0 / speed));
-  }
-
   void issue(uint32_t wi, uint64_t t) {
     Warp& w = warps_[wi];
     const TraceOp& op = w.tr->ops[w.next];
-    const PipeTiming& pt = p_.pipes[size_t(op.pipe)];
-    const uint32_t n = op.sequence ? std::max<uint32_t>(p_.sequence_slots, 1) : 1;
-    // Cycles the pipe is busy with this instruction.
-    const uint64_t busy = op.tensor_flops ? tensor_cycles(op, pt.interval) : uint64_t(pt.interval) * n;
-    pipe_free_[w.sp][size_t(op.pipe)] = t + busy;
-    stats_.pipe_busy[size_t(op.pipe)] += std::max<uint64_t>(busy, n);
+    const IssueCost c = issue_cost(p_, op);
+    pipe_free_[w.sp][size_t(op.pipe)] = t + c.busy;
+    stats_.pipe_busy[size_t(op.pipe)] += std::max<uint64_t>(c.busy, c.slots);
     last_issued_[w.sp] = int(wi);
-    const LineAccess* lines = w.cta->lines.data() + op.lines;
-    // A sequence pays its latency per step; a tensor product taking longer
-    // than one interval only its extra issue time.
-    double done = op.tensor_flops ? double(t + pt.latency + (busy > pt.interval ? busy - pt.interval : 0))
-                                  : double(t + uint64_t(pt.latency) * n);
-    bool from_mem = true;
-    switch (op.kind) {
-      case OpKind::Global: done = op.store ? mem_.store(double(t), lines, op.n_lines) : mem_.load(double(t), lines, op.n_lines); break;
-      case OpKind::Shared: done = mem_.shared(double(t), op.wavefronts); break;
-      case OpKind::Constant: done = mem_.constant(double(t), op.wavefronts); break;
-      case OpKind::Atomic: done = mem_.atomic(double(t), lines, op.n_lines, op.wavefronts); break;
-      case OpKind::AsyncCopy:
-        w.async_done = std::max(w.async_done, ceil_cycle(mem_.load(double(t), lines, op.n_lines)));
-        from_mem = false;
-        break;
-      default: from_mem = false; break;
-    }
-    const uint64_t dc = std::max(ceil_cycle(done), t + 1);
-    w.sb.write(writes(w, op), dc, from_mem);
+    const Completion r = complete(p_, mem_, op, w.cta->lines.data() + op.lines, t, c);
+    if (r.async_done > 0) w.async_done = std::max(w.async_done, ceil_cycle(r.async_done));
+    const uint64_t dc = std::max(ceil_cycle(r.done), t + 1);
+    w.sb.write(writes(w, op), dc, r.from_memory);
     w.last = std::max(w.last, dc);
     ++stats_.warp_instructions;
     ++w.next;

@@ -18,3 +18,20 @@ cuda_test(timing_streams timing_streams RUN_OPTS --timing STDOUT_REGEX "streams:
 # one stream (ratio 0.125; serialized it would be 1).
 softgpu_cuda_program(timing_concurrent SOURCES timing/concurrent_kernels.cu)
 cuda_test(timing_concurrent timing_concurrent RUN_OPTS --timing STDOUT_REGEX "ratio: 0\\.1[23]" TIMEOUT 300)
+# clock64() and %globaltimer read the model's time: a pointer chase timed
+# with them shows the load latency of each level as the GPU's config gives
+# it (the published pointer-chase figures cited there; timing/warp_clock.h).
+foreach(gpu h100 l4)
+  file(READ ${PROJECT_SOURCE_DIR}/configs/gpus/${gpu}.toml _cfg)
+  set(_lat)
+  foreach(key l1_latency l2_latency dram_latency)
+    string(REGEX MATCH "\n${key} = ([0-9]+)" _ "${_cfg}")
+    list(APPEND _lat ${CMAKE_MATCH_1})
+  endforeach()
+  if(gpu STREQUAL h100)
+    softgpu_cuda_program(timing_clock SOURCES timing/clock_chase.cu)
+  endif()
+  string(REPLACE ";" "@@" _lat "${_lat}")
+  cuda_test(timing_clock_${gpu} timing_clock RUN_OPTS "--timing@@--gpu@@${gpu}" ARGS "${_lat}"
+            STDOUT_REGEX "PASS timing_clock" TIMEOUT 300)
+endforeach()

@@ -1,0 +1,49 @@
+#include "timing/warp_clock.h"
+
+#include <algorithm>
+#include <bit>
+#include <span>
+
+#include "timing/op_cost.h"
+
+namespace softgpu::timing {
+
+CtaClock::CtaClock(const TimingParams& p, double l2_share, uint32_t warps)
+    : p_(p), share_(l2_share), caches_(p, l2_share) {
+  warps_.reserve(std::max<uint32_t>(warps, 1));
+  for (uint32_t i = 0; i < warps; ++i) warps_.emplace_back(MemorySystem(p_, share_, caches_));
+}
+
+CtaClock::Warp& CtaClock::warp(uint32_t w) {
+  while (warps_.size() <= w) warps_.emplace_back(MemorySystem(p_, share_, caches_));
+  return warps_[w];
+}
+
+void CtaClock::step(uint32_t wi, const CtaTrace& t, const TraceOp& op) {
+  Warp& w = warp(wi);
+  const std::span<const uint32_t> writes{t.slots.data() + op.slots, op.n_writes};
+  const std::span<const uint32_t> reads{t.slots.data() + op.slots + op.n_writes, op.n_reads};
+  uint64_t at = std::max({w.next_issue, w.sb.ready(reads, writes), w.pipe_free[size_t(op.pipe)]});
+  if (op.kind == OpKind::AsyncWait) at = std::max(at, w.async_done);
+  const IssueCost c = issue_cost(p_, op);
+  w.pipe_free[size_t(op.pipe)] = at + c.busy;
+  const Completion r = complete(p_, w.mem, op, t.lines.data() + op.lines, at, c);
+  if (r.async_done > 0) w.async_done = std::max(w.async_done, ceil_cycle(r.async_done));
+  w.sb.write(writes, std::max(ceil_cycle(r.done), at + 1), r.from_memory);
+  w.next_issue = at + 1;
+  if (op.kind == OpKind::Barrier) w.arrived = at;
+}
+
+void CtaClock::released(uint32_t warps) {
+  uint64_t last = 0;
+  for (uint32_t m = warps; m; m &= m - 1) last = std::max(last, warp(uint32_t(std::countr_zero(m))).arrived);
+  const uint64_t go = last + std::max<uint32_t>(p_.barrier_latency, 1);
+  for (uint32_t m = warps; m; m &= m - 1) {
+    Warp& w = warp(uint32_t(std::countr_zero(m)));
+    w.next_issue = std::max(w.next_issue, go);
+  }
+}
+
+uint64_t CtaClock::now(uint32_t w) const { return w < warps_.size() ? warps_[w].next_issue : 0; }
+
+}  // namespace softgpu::timing
