@@ -68,7 +68,7 @@ KernelTiming KernelModel::finish() {
     for (const auto& t : traces_) by_sm[t->cta_linear % sms].push_back(t.get());
   }
   double inst = 0, dram = 0, l2 = 0, res_warp_cycles = 0, sim_cycles = 0, sim_inst = 0;
-  double l1_hit = 0, l1_all = 0, l2_hit = 0, l2_all = 0;
+  double l1_hit = 0, l1_all = 0, l2_hit = 0, l2_all = 0, l2_far = 0;
   std::array<double, size_t(WarpStall::Count_)> stalls{};
   std::array<double, size_t(program::Pipe::Count_)> busy{};
   uint64_t simulated = 0;
@@ -94,6 +94,7 @@ KernelTiming KernelModel::finish() {
     l1_hit += double(run.mem.l1_hit_sectors);
     l1_all += double(run.mem.l1_hit_sectors + run.mem.l1_miss_sectors);
     l2_hit += double(run.mem.l2_hit_sectors);
+    l2_far += double(run.mem.l2_far_hit_sectors);
     l2_all += double(run.mem.l2_hit_sectors + run.mem.l2_miss_sectors);
     res_warp_cycles += double(run.stats.resident_warp_cycles);
     sim_cycles += double(run.stats.cycles);
@@ -113,6 +114,7 @@ KernelTiming KernelModel::finish() {
   k.achieved_occupancy = sim_cycles > 0 ? res_warp_cycles / (sim_cycles * max_warps_) : 0;
   k.l1_hit_rate = l1_all > 0 ? l1_hit / l1_all : 0;
   k.l2_hit_rate = l2_all > 0 ? l2_hit / l2_all : 0;
+  k.l2_far_share = l2_hit > 0 ? l2_far / l2_hit : 0;
   k.dram_utilization = k.dram_bytes / (double(k.cycles) * std::max(p_.dram_bytes_per_cycle, 1e-9));
   const double l2_util = k.l2_bytes / (double(k.cycles) * std::max(p_.l2_bytes_per_cycle, 1e-9));
   const double slots = sim_cycles * std::max<uint32_t>(p_.sub_partitions, 1);

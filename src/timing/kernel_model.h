@@ -51,6 +51,7 @@ struct KernelTiming {
   double achieved_occupancy = 0;       // resident warps / max warps, averaged over cycles
   double dram_bytes = 0, l2_bytes = 0; // whole grid
   double l1_hit_rate = 0, l2_hit_rate = 0;
+  double l2_far_share = 0;  // of the L2 hits: served by the far partition
   double dram_utilization = 0;         // of the configured bandwidth over the kernel's time
   double issue_utilization = 0;        // of the schedulers' issue slots
   double top_pipe_utilization = 0;

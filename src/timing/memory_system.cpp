@@ -18,7 +18,10 @@ BandwidthQueue queue(double per_cycle, double latency, double unit) {
 
 Caches::Caches(const TimingParams& p, double share)
     : l1({p.l1_bytes, p.l1_ways, true}, WritePolicy::WriteThroughNoAllocate),
-      l2({uint64_t(double(p.l2_bytes) * share), p.l2_ways, true}, WritePolicy::WriteBackAllocate) {}
+      l2({uint64_t(double(p.l2_bytes) * share), p.l2_ways, true}, WritePolicy::WriteBackAllocate) {
+  if (p.l2_far_latency > p.l2_latency)
+    near.emplace(CacheGeometry{uint64_t(double(p.l2_bytes) * share / 2), p.l2_ways, true}, WritePolicy::WriteBackAllocate);
+}
 
 MemorySystem::MemorySystem(const TimingParams& p, double share)
     : MemorySystem(p, share, std::make_unique<Caches>(p, share), nullptr) {}
@@ -31,6 +34,7 @@ MemorySystem::MemorySystem(const TimingParams& p, double share, std::unique_ptr<
       own_(std::move(own)),
       l1_(shared ? shared->l1 : own_->l1),
       l2_(shared ? shared->l2 : own_->l2),
+      near_(shared ? (shared->near ? &*shared->near : nullptr) : (own_->near ? &*own_->near : nullptr)),
       l1q_(queue(p.l1_bytes_per_cycle, p.l1_latency, kSectorBytes)),
       smemq_(queue(p.shared_wavefronts_per_cycle, p.shared_latency, 1)),
       l2q_(queue(p.l2_bytes_per_cycle * share, p.l2_latency, kSectorBytes)),
@@ -45,6 +49,16 @@ double MemorySystem::to_l2(double t, const LineAccess& a, bool write) {
   auto o = write ? l2_.write(a) : l2_.read(a);
   stats_.l2_hit_sectors += popc(o.hit);
   stats_.l2_miss_sectors += popc(o.miss);
+  if (near_) {
+    // The near partition keeps what this SM reads and writes; L2 hits it
+    // does not hold come from the far one.
+    const uint8_t far = uint8_t(o.hit & (write ? 0 : near_->read(a).miss));
+    if (write) near_->write(a);
+    if (far) {
+      stats_.l2_far_hit_sectors += popc(far);
+      done += double(p_.l2_far_latency - p_.l2_latency);
+    }
+  }
   // Data made dirty will be written to DRAM: streaming kernels write back
   // about everything they write, during the kernel or right after it. Its
   // DRAM bandwidth is charged when a sector first becomes dirty (so that a

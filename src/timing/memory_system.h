@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "timing/bandwidth.h"
 #include "timing/cache.h"
@@ -15,6 +16,7 @@ namespace softgpu::timing {
 struct MemoryStats {
   uint64_t l1_hit_sectors = 0, l1_miss_sectors = 0;
   uint64_t l2_hit_sectors = 0, l2_miss_sectors = 0;
+  uint64_t l2_far_hit_sectors = 0;  // of the hits: from the far partition
   uint64_t l2_bytes = 0;      // moved between L1 and L2 (reads, stores, atomics)
   uint64_t dram_bytes = 0;    // read from and written back to DRAM
   uint64_t shared_wavefronts = 0;
@@ -23,9 +25,15 @@ struct MemoryStats {
 
 // What an L1 and the L2 (its `share` of the capacity) hold; memory systems
 // with bandwidth queues of their own may share one (timing/warp_clock.h).
+// GPUs whose L2 has a far partition (l2_far_latency above l2_latency:
+// A100, H100, H200) also track what the SM's near partition holds: half of
+// its L2 share. An L2 hit it lacks comes from the far partition, which is
+// how a pointer chase over more than half the L2 sees the far latency
+// (gpu-facts.md section 2: H100's plateau at 39-52 MB of its 50 MB).
 struct Caches {
   Caches(const TimingParams& p, double share);
   SectorCache l1, l2;
+  std::optional<SectorCache> near;
 };
 
 class MemorySystem {
@@ -52,6 +60,7 @@ class MemorySystem {
   const TimingParams& p_;
   std::unique_ptr<Caches> own_;
   SectorCache &l1_, &l2_;  // own_'s or the shared ones
+  SectorCache* near_;      // the near L2 partition's contents, or null (one partition)
   BandwidthQueue l1q_, smemq_, l2q_, dramq_;
   MemoryStats stats_;
 };

@@ -62,8 +62,10 @@ struct TimingParams {
 
   double dram_efficiency = 1;         // achievable fraction of dram_bytes_per_cycle (measured STREAM triad / spec)
 
-  // Filled by params_from() (params_from_config.h); not used by the SM model yet.
-  uint32_t l2_far_latency = 300;      // hit in the far L2 partition (l2_latency: the near one)
+  // A hit in the far L2 partition (l2_latency: the near one); at most
+  // l2_latency (0 here) means the L2 is one partition (memory_system.h).
+  uint32_t l2_far_latency = 0;
+  // Filled by params_from() (params_from_config.h); not used by the SM model.
   double kernel_launch_cycles = 0;    // back-to-back kernel launch cost in one stream (timing/session.h)
   double host_link_bytes_per_cycle = 0;  // PCIe, per direction
   double d2d_bytes_per_cycle = 0;     // on-device cudaMemcpy, bytes read + written

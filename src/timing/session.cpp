@@ -210,6 +210,7 @@ std::string TimingSession::json() const {
     l["l2_bytes"] = k.l2_bytes;
     l["l1_hit_rate"] = k.l1_hit_rate;
     l["l2_hit_rate"] = k.l2_hit_rate;
+    l["l2_far_share"] = k.l2_far_share;
     l["dram_utilization"] = k.dram_utilization;
     l["issue_utilization"] = k.issue_utilization;
     l["top_pipe"] = std::string(program::pipe_name(k.top_pipe));

@@ -303,8 +303,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    if (want("latency")) std::cout << "| GPU | L1 hit: model / config | L2 hit: model / config | DRAM: model / config | "
-                                      "triad TB/s: model / spec x efficiency |\n|---|---|---|---|---|\n";
+    if (want("latency")) std::cout << "| GPU | L1 hit: model / config | L2 hit: model / config | L2 far: model / config | DRAM: model / config | "
+                                      "triad TB/s: model / spec x efficiency |\n|---|---|---|---|---|---|\n";
     for (const auto& g : *gpus) {
       if (!want("latency")) break;
       auto s = timing::TimingSession::create(g);
@@ -312,14 +312,16 @@ int main(int argc, char** argv) {
       Device d;
       const double l1 = chase_latency(d, **s, 64, 128, 8);            // 8 KB ring
       const double l2 = chase_latency(d, **s, 8192, 1024, 1);         // 8 MB ring, beyond any L1
+      // 3/4 of the L2: beyond the near partition's half (where there is one).
+      const double far = chase_latency(d, **s, g.l2_cache_bytes / 4 * 3 / 128, 128, 1);
       const double dram = cold_latency(d, **s, 8192, 4096);           // 32 MB, every line cold
       float *a = static_cast<float*>(d.alloc(uint64_t(triad_n) * 4)), *b = static_cast<float*>(d.alloc(uint64_t(triad_n) * 4)),
             *c = static_cast<float*>(d.alloc(uint64_t(triad_n) * 4));
       const auto& k = timed(d, **s, "triad", {triad_n / 256}, {256}, a, b, c, 2.0f, triad_n);
       const double tbps = 12.0 * triad_n / (k.microseconds * 1e-6) / 1e12;
       const auto& m = g.timing;
-      std::cout << fmt::format("| {} | {:.1f} / {} | {:.1f} / {} | {:.1f} / {} | {:.2f} / {:.2f} |\n", g.key, l1,
-                               m.l1_latency, l2, m.l2_latency, dram, m.dram_latency, tbps,
+      std::cout << fmt::format("| {} | {:.1f} / {} | {:.1f} / {} | {:.1f} / {} | {:.1f} / {} | {:.2f} / {:.2f} |\n", g.key,
+                               l1, m.l1_latency, l2, m.l2_latency, far, m.l2_far_latency, dram, m.dram_latency, tbps,
                                g.memory_bandwidth_gbps * m.dram_efficiency / 1000);
     }
     if (want("throughput")) throughput_table(*gpus);

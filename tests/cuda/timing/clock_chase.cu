@@ -2,9 +2,9 @@
 // GPUs: one thread follows a ring of pointers (p = *p) and times the walk
 // with clock64(). Under `softgpu run --timing` clock64() and %globaltimer
 // read the model's simulated time, so the cycles per step are the modelled
-// load latency of the level the ring lives in (L1, L2, DRAM), the figure
-// pointer-chase papers publish. Arguments: the GPU config's l1/l2/dram
-// latencies; a level passes when its cycles per step are within 2% + 1
+// load latency of the level the ring lives in (L1, the near L2 partition,
+// the far one for a ring of 3/4 of the L2, DRAM), the figures pointer-chase
+// papers publish. Arguments: the GPU config's l1/l2/l2-far/dram latencies; a level passes when its cycles per step are within 2% + 1
 // cycle of it and %globaltimer agrees at the device's clock rate. Where
 // the walk ends is checked too.
 #include <cstdio>
@@ -40,11 +40,15 @@ struct Level {
 };
 
 int main(int argc, char** argv) {
-  if (argc != 4) { std::printf("usage: clock_chase l1 l2 dram\n"); return 2; }
+  if (argc != 5) { std::printf("usage: clock_chase l1 l2 l2far dram\n"); return 2; }
+  int l2_bytes = 0;
+  CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, 0));
   const Level levels[] = {
       {"l1", 8 << 10, 128, 64, 256, std::atof(argv[1])},          // 64 lines: in the L1 after one pass
       {"l2", 1 << 20, 128, 8192, 4096, std::atof(argv[2])},       // 8192 lines: over the L1, in the L2
-      {"dram", 64 << 20, 32 << 10, 0, 2048, std::atof(argv[3])},  // first touches: every step misses
+      // Over half the L2 (the near partition's share), within the whole.
+      {"l2far", size_t(l2_bytes) / 4 * 3 / 128 * 128, 128, l2_bytes / 4 * 3 / 128, 4096, std::atof(argv[3])},
+      {"dram", 64 << 20, 32 << 10, 0, 2048, std::atof(argv[4])},  // first touches: every step misses
   };
   int clock_khz = 0;
   CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));

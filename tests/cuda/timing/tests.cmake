@@ -20,11 +20,13 @@ softgpu_cuda_program(timing_concurrent SOURCES timing/concurrent_kernels.cu)
 cuda_test(timing_concurrent timing_concurrent RUN_OPTS --timing STDOUT_REGEX "ratio: 0\\.1[23]" TIMEOUT 300)
 # clock64() and %globaltimer read the model's time: a pointer chase timed
 # with them shows the load latency of each level as the GPU's config gives
-# it (the published pointer-chase figures cited there; timing/warp_clock.h).
+# it (the published pointer-chase figures cited there; timing/warp_clock.h),
+# the far L2 partition's for a ring of 3/4 of the L2 (H100 480, L4 one
+# partition: its near 276).
 foreach(gpu h100 l4)
   file(READ ${PROJECT_SOURCE_DIR}/configs/gpus/${gpu}.toml _cfg)
   set(_lat)
-  foreach(key l1_latency l2_latency dram_latency)
+  foreach(key l1_latency l2_latency l2_far_latency dram_latency)
     string(REGEX MATCH "\n${key} = ([0-9]+)" _ "${_cfg}")
     list(APPEND _lat ${CMAKE_MATCH_1})
   endforeach()

@@ -48,3 +48,35 @@ TEST(MemorySystem, SerializedAtomicsCountAsL2Bytes) {
 }
 
 }  // namespace
+
+// Near and far L2 partitions: an L1 of one line (so re-reads reach the L2),
+// an L2 of 16 lines (4 sets of 4 ways; near partition 8 lines, 2 sets).
+// Rings of consecutive lines, read twice: the second round's latency per
+// line is the near L2 (8 lines fit the near partition), the far one (12
+// lines: 6 per near set of 4 ways thrash it, 3 per L2 set fit), or DRAM
+// (24 lines: 6 per L2 set thrash it too).
+TEST(MemorySystem, L2HitsBeyondTheNearPartitionPayTheFarLatency) {
+  auto second_round = [](uint32_t lines, uint32_t far_latency) {
+    TimingParams p = params();
+    p.l1_bytes = 128;
+    p.l1_ways = 1;
+    p.l2_bytes = 16 * 128;
+    p.l2_ways = 4;
+    p.l2_far_latency = far_latency;
+    MemorySystem m(p, 1.0);
+    double t = 0, worst = 0, best = 1e9;
+    for (int round = 0; round < 2; ++round)
+      for (uint32_t i = 0; i < lines; ++i) {
+        const LineAccess a{uint64_t(i) * 128, 0b0001};
+        const double lat = m.load(t, &a, 1) - t;
+        if (round == 1) { worst = std::max(worst, lat); best = std::min(best, lat); }
+        t += 10000;  // queues idle again
+      }
+    EXPECT_DOUBLE_EQ(worst, best);  // every line of the round alike
+    return std::pair{worst, m.stats().l2_far_hit_sectors};
+  };
+  EXPECT_EQ(second_round(8, 480), std::pair(200.0, uint64_t(0)));
+  EXPECT_EQ(second_round(12, 480), std::pair(480.0, uint64_t(12)));
+  EXPECT_EQ(second_round(24, 480).first, 500.0);
+  EXPECT_EQ(second_round(12, 0), std::pair(200.0, uint64_t(0)));  // one partition
+}
