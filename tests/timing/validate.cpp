@@ -90,10 +90,11 @@ double rate_per_sm(Device& d, timing::TimingSession& s, const config::GpuConfig&
   return units_per_op * double(ctas) * block * (n2 - n1) / ((c2 - c1) * g.sm_count);
 }
 
-double fma_latency(Device& d, timing::TimingSession& s) {
+// Cycles per step of one warp's dependent chain (fma_chain, ex2_chain, dfma_chain).
+double chain_latency(Device& d, timing::TimingSession& s, const char* kernel = "fma_chain") {
   void* out = d.alloc(8);
-  const double c1 = double(timed(d, s, "fma_chain", {1}, {32}, 4096u, out).cycles);  // multiples of 32
-  const double c2 = double(timed(d, s, "fma_chain", {1}, {32}, 8192u, out).cycles);
+  const double c1 = double(timed(d, s, kernel, {1}, {32}, 4096u, out).cycles);  // multiples of 32
+  const double c2 = double(timed(d, s, kernel, {1}, {32}, 8192u, out).cycles);
   return (c2 - c1) / 4096;
 }
 
@@ -108,26 +109,28 @@ double smem_rate(Device& d, timing::TimingSession& s, const config::GpuConfig& g
 }
 
 void throughput_table(const std::vector<config::GpuConfig>& gpus) {
-  std::cout << "\n| GPU | FMA latency: model / config | FP32 FLOP/clk/SM, 32 per loop / 128 per loop: model / peak "
+  std::cout << "\n| GPU | FMA latency: model / config | MUFU ex2 latency: model / config | DFMA latency: model / config "
+               "| FP32 FLOP/clk/SM, 32 per loop / 128 per loop: model / peak "
                "| MUFU ex2/clk/SM: model / peak | FP64 FLOP/clk/SM: model / peak "
                "| shared B/clk/SM, 4 per loop / 16 per loop / 32-way: model / peak |\n"
-               "|---|---|---|---|---|---|\n";
+               "|---|---|---|---|---|---|---|---|\n";
   for (const auto& g : gpus) {
     auto s = timing::TimingSession::create(g);
     if (!s) throw std::runtime_error(s.error().message);
     Device d;
     const auto& t = g.timing;
     const double sp = t.sub_partitions;
-    const double lat = fma_latency(d, **s);
+    const double lat = chain_latency(d, **s), ex2_lat = chain_latency(d, **s, "ex2_chain"),
+                 dfma_lat = chain_latency(d, **s, "dfma_chain");
     const double fma = rate_per_sm(d, **s, g, "fma_tput", 2);
     const double fma128 = rate_per_sm(d, **s, g, "fma_tput128", 2, 256, 512);
     const double ex2 = rate_per_sm(d, **s, g, "ex2_tput", 1);
     const double dfma = rate_per_sm(d, **s, g, "dfma_tput", 2);
     const double sm1 = smem_rate(d, **s, g, 1), sm16 = smem_rate(d, **s, g, 1, "smem_read16"),
                  sm32 = smem_rate(d, **s, g, 32);
-    std::cout << fmt::format("| {} | {:.2f} / {} | {:.1f} / {:.1f} / {:.0f} | {:.2f} / {:.0f} | {:.2f} / {:.0f} "
-                             "| {:.1f} / {:.1f} / {:.2f} / {:.0f} |\n",
-                             g.key, lat, t.fma.latency, fma, fma128, 2 * 32 * sp / t.fma.interval, ex2,
+    std::cout << fmt::format("| {} | {:.2f} / {} | {:.2f} / {} | {:.2f} / {} | {:.1f} / {:.1f} / {:.0f} | {:.2f} / {:.0f} "
+                             "| {:.2f} / {:.0f} | {:.1f} / {:.1f} / {:.2f} / {:.0f} |\n",
+                             g.key, lat, t.fma.latency, ex2_lat, t.xu.latency, dfma_lat, t.fp64.latency, fma, fma128, 2 * 32 * sp / t.fma.interval, ex2,
                              32 * sp / t.xu.interval, dfma, 2 * 32 * sp / t.fp64.interval, sm1, sm16, sm32,
                              t.shared_bytes_per_clock);
   }
@@ -304,7 +307,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (want("latency")) std::cout << "| GPU | L1 hit: model / config | L2 hit: model / config | L2 far: model / config | DRAM: model / config | "
-                                      "triad TB/s: model / spec x efficiency |\n|---|---|---|---|---|---|\n";
+                                      "triad TB/s: model / spec x efficiency | copy TB/s: model |\n|---|---|---|---|---|---|---|\n";
     for (const auto& g : *gpus) {
       if (!want("latency")) break;
       auto s = timing::TimingSession::create(g);
@@ -319,10 +322,12 @@ int main(int argc, char** argv) {
             *c = static_cast<float*>(d.alloc(uint64_t(triad_n) * 4));
       const auto& k = timed(d, **s, "triad", {triad_n / 256}, {256}, a, b, c, 2.0f, triad_n);
       const double tbps = 12.0 * triad_n / (k.microseconds * 1e-6) / 1e12;
+      const auto& kc = timed(d, **s, "copy", {triad_n / 256}, {256}, a, b, triad_n);
+      const double copy_tbps = 8.0 * triad_n / (kc.microseconds * 1e-6) / 1e12;
       const auto& m = g.timing;
-      std::cout << fmt::format("| {} | {:.1f} / {} | {:.1f} / {} | {:.1f} / {} | {:.1f} / {} | {:.2f} / {:.2f} |\n", g.key,
+      std::cout << fmt::format("| {} | {:.1f} / {} | {:.1f} / {} | {:.1f} / {} | {:.1f} / {} | {:.2f} / {:.2f} | {:.2f} |\n", g.key,
                                l1, m.l1_latency, l2, m.l2_latency, far, m.l2_far_latency, dram, m.dram_latency, tbps,
-                               g.memory_bandwidth_gbps * m.dram_efficiency / 1000);
+                               g.memory_bandwidth_gbps * m.dram_efficiency / 1000, copy_tbps);
     }
     if (want("throughput")) throughput_table(*gpus);
     if (want("tensor")) tensor_table(*gpus);
