@@ -8,55 +8,13 @@
 #include <cstdio>
 #include <type_traits>
 
+#include "blas_args.h"
 #include "handle.h"
 #include "kernels.h"
 #include "tensor_core.h"
 
 namespace softgpu::cublas {
 namespace {
-
-// Increments are BLAS-style: a negative one walks the vector backwards from
-// its last element, so the kernels get the lowest address.
-template <typename T>
-T* base(T* p, int n, int inc) {
-  return inc < 0 ? p + static_cast<int64_t>(1 - n) * inc : p;
-}
-
-// A scalar argument: by value in host pointer mode, a device pointer in
-// device pointer mode.
-template <typename T>
-struct Scalar {
-  T value = 0;
-  const T* dev = nullptr;
-};
-template <typename T>
-Scalar<T> scalar(cublasHandle_t h, const T* p) {
-  if (h->pointer_mode == CUBLAS_POINTER_MODE_DEVICE) return {T(0), p};
-  return {*p, nullptr};
-}
-
-// Where a reduction's kernel writes, and how the result reaches the caller:
-// straight to `result` in device pointer mode; through the handle's scratch
-// word and a synchronous copy in host pointer mode (the call blocks, as in
-// cuBLAS).
-template <typename R, typename Launch>
-cublasStatus_t reduce(cublasHandle_t h, R* result, bool empty, Launch launch) {
-  const bool host = h->pointer_mode == CUBLAS_POINTER_MODE_HOST;
-  if (empty) {
-    if (host) {
-      *result = R(0);
-      return CUBLAS_STATUS_SUCCESS;
-    }
-    return from_cuda(cudaMemsetAsync(result, 0, sizeof(R), h->stream));
-  }
-  R* out = host ? static_cast<R*>(h->scratch) : result;
-  if (cudaError_t e = launch(out); e != cudaSuccess) return from_cuda(e);
-  if (!host) return CUBLAS_STATUS_SUCCESS;
-  if (cudaMemcpyAsync(result, out, sizeof(R), cudaMemcpyDeviceToHost, h->stream) != cudaSuccess ||
-      cudaStreamSynchronize(h->stream) != cudaSuccess)
-    return CUBLAS_STATUS_EXECUTION_FAILED;
-  return CUBLAS_STATUS_SUCCESS;
-}
 
 template <typename T>
 cublasStatus_t axpy(cublasHandle_t h, int n, const T* alpha, const T* x, int incx, T* y, int incy) {
@@ -113,13 +71,6 @@ cublasStatus_t amax(cublasHandle_t h, int n, const T* x, int incx, int* result) 
   return reduce(h, result, n <= 0 || incx <= 0,
                 [&](int* out) { return launch_amax<T>(h->stream, n, x, incx, out); });
 }
-
-bool transposed(cublasOperation_t op, bool& ok) {
-  ok = op == CUBLAS_OP_N || op == CUBLAS_OP_T || op == CUBLAS_OP_C;
-  return op != CUBLAS_OP_N;  // real types: C is T
-}
-
-bool at_least(int ld, int rows) { return ld >= (rows > 1 ? rows : 1); }
 
 // The checks gemm and gemmStridedBatched share: INVALID_VALUE for a bad
 // operation, negative size or too small leading dimension.

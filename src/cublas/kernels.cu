@@ -110,16 +110,16 @@ __global__ void nrm2_kernel(int n, const T* x, int64_t incx, T* out) {
   if (threadIdx.x == 0) *out = sc[0] == T(0) ? T(0) : sc[0] * sqrt(sq[0]);
 }
 
-// Index (1-based) of the first element of largest |x|.
-template <typename T>
+// Index (1-based) of the first element of largest |x| (Min: smallest).
+template <typename T, bool Min>
 __global__ void amax_kernel(int n, const T* x, int64_t incx, int* out) {
   __shared__ T val[kThreads];
   __shared__ int idx[kThreads];
-  T best = -1;
+  T best = Min ? T(INFINITY) : T(-1);
   int at = 0;
   for (int i = threadIdx.x; i < n; i += kThreads) {
     T v = fabs(x[i * incx]);
-    if (v > best) {  // increasing i per thread: the first one wins a tie
+    if (Min ? v < best : v > best) {  // increasing i per thread: the first one wins a tie
       best = v;
       at = i + 1;
     }
@@ -131,7 +131,7 @@ __global__ void amax_kernel(int n, const T* x, int64_t incx, int* out) {
     if (threadIdx.x < w) {
       T v2 = val[threadIdx.x + w];
       int i2 = idx[threadIdx.x + w];
-      if (i2 != 0 && (v2 > val[threadIdx.x] || (v2 == val[threadIdx.x] && (idx[threadIdx.x] == 0 || i2 < idx[threadIdx.x])))) {
+      if (i2 != 0 && ((Min ? v2 < val[threadIdx.x] : v2 > val[threadIdx.x]) || (v2 == val[threadIdx.x] && (idx[threadIdx.x] == 0 || i2 < idx[threadIdx.x])))) {
         val[threadIdx.x] = v2;
         idx[threadIdx.x] = i2;
       }
@@ -318,8 +318,9 @@ cudaError_t launch_asum(cudaStream_t s, int n, const T* x, int64_t incx, T* out)
   return cudaGetLastError();
 }
 template <typename T>
-cudaError_t launch_amax(cudaStream_t s, int n, const T* x, int64_t incx, int* out) {
-  amax_kernel<T><<<1, kThreads, 0, s>>>(n, x, incx, out);
+cudaError_t launch_amax(cudaStream_t s, int n, const T* x, int64_t incx, int* out, bool smallest) {
+  if (smallest) amax_kernel<T, true><<<1, kThreads, 0, s>>>(n, x, incx, out);
+  else amax_kernel<T, false><<<1, kThreads, 0, s>>>(n, x, incx, out);
   return cudaGetLastError();
 }
 template <typename T>
@@ -363,7 +364,7 @@ cudaError_t launch_geam(cudaStream_t s, bool trans_a, bool trans_b, int m, int n
   template cudaError_t launch_dot<T>(cudaStream_t, int, const T*, int64_t, const T*, int64_t, T*);           \
   template cudaError_t launch_nrm2<T>(cudaStream_t, int, const T*, int64_t, T*);                             \
   template cudaError_t launch_asum<T>(cudaStream_t, int, const T*, int64_t, T*);                             \
-  template cudaError_t launch_amax<T>(cudaStream_t, int, const T*, int64_t, int*);                           \
+  template cudaError_t launch_amax<T>(cudaStream_t, int, const T*, int64_t, int*, bool);                     \
   template cudaError_t launch_gemm<T>(cudaStream_t, bool, bool, int, int, int, T, const T*, const T*, int64_t, \
                                       const T*, int64_t, T, const T*, T*, int64_t);               \
   template cudaError_t launch_gemm_strided_batched<T>(cudaStream_t, bool, bool, int, int, int, T, const T*,       \

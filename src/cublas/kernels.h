@@ -24,6 +24,7 @@ template <typename T>
 cudaError_t launch_copy(cudaStream_t s, int n, const T* x, int64_t incx, T* y, int64_t incy);
 
 // Reductions write one value (T, or int for amax) to `out`, a device pointer.
+// amax: the 1-based index of the first largest |x| (smallest: iamin's).
 template <typename T>
 cudaError_t launch_dot(cudaStream_t s, int n, const T* x, int64_t incx, const T* y, int64_t incy, T* out);
 template <typename T>
@@ -31,7 +32,7 @@ cudaError_t launch_nrm2(cudaStream_t s, int n, const T* x, int64_t incx, T* out)
 template <typename T>
 cudaError_t launch_asum(cudaStream_t s, int n, const T* x, int64_t incx, T* out);
 template <typename T>
-cudaError_t launch_amax(cudaStream_t s, int n, const T* x, int64_t incx, int* out);
+cudaError_t launch_amax(cudaStream_t s, int n, const T* x, int64_t incx, int* out, bool smallest = false);
 
 // Level 3: C = alpha op(A) op(B) + beta C, column-major; trans_a/trans_b
 // true for T or C (real types). beta == 0 (by value, or read on the device)

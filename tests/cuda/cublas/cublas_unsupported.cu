@@ -1,5 +1,5 @@
-// A cuBLAS routine softgpu does not implement yet (cublasSger) returns
-// CUBLAS_STATUS_NOT_SUPPORTED, prints "softgpu cublas: cublasSger_v2 is not
+// A cuBLAS routine softgpu does not implement yet (cublasSsymv) returns
+// CUBLAS_STATUS_NOT_SUPPORTED, prints "softgpu cublas: cublasSsymv_v2 is not
 // implemented yet" on stderr once (the program captures its own stderr to
 // count), and leaves the library usable. softgpu-only: on a GPU it succeeds.
 #include <cublas_v2.h>
@@ -24,8 +24,8 @@ int main() {
   REQUIRE(tmp, "tmpfile");
   int saved = dup(2);
   dup2(fileno(tmp), 2);
-  cublasStatus_t s1 = cublasSger(h, 4, 4, &one, x, 1, y, 1, a, 4);
-  cublasStatus_t s2 = cublasSger(h, 4, 4, &zero, x, 1, y, 1, a, 4);
+  cublasStatus_t s1 = cublasSsymv(h, CUBLAS_FILL_MODE_LOWER, 4, &one, a, 4, x, 1, &zero, y, 1);
+  cublasStatus_t s2 = cublasSsymv(h, CUBLAS_FILL_MODE_UPPER, 4, &zero, a, 4, x, 1, &one, y, 1);
   std::fflush(stderr);
   dup2(saved, 2);
   close(saved);
@@ -36,7 +36,7 @@ int main() {
   std::fputs(text.c_str(), stderr);  // for the test's stderr check
 
   REQUIRE(s1 == CUBLAS_STATUS_NOT_SUPPORTED && s2 == CUBLAS_STATUS_NOT_SUPPORTED, "statuses %d %d", (int)s1, (int)s2);
-  const std::string line = "softgpu cublas: cublasSger_v2 is not implemented yet\n";
+  const std::string line = "softgpu cublas: cublasSsymv_v2 is not implemented yet\n";
   size_t first = text.find(line);
   REQUIRE(first != std::string::npos, "message missing, stderr was: %s", text.c_str());
   REQUIRE(text.find(line, first + 1) == std::string::npos, "message printed twice");
