@@ -335,6 +335,14 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t h, cublasOperation_t tr
                      beta, c, ct, ldc, sc, batch, comp, algo);
 }
 
+// SgemmEx: gemmEx with f32 scalars and f32 computation (CUBLAS_COMPUTE_32F,
+// so the math mode decides about tensor cores as for Sgemm).
+cublasStatus_t cublasSgemmEx(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+                             const float* alpha, const void* a, cudaDataType at, int lda, const void* b,
+                             cudaDataType bt, int ldb, const float* beta, void* c, cudaDataType ct, int ldc) {
+  return sc::gemm_ex("cublasSgemmEx", h, transa, transb, m, n, k, alpha, a, at, lda, 0, b, bt, ldb, 0, beta, c, ct,
+                     ldc, 0, 1, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+}
 
 cublasStatus_t cublasGemmBatchedEx(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
                                    int k, const void* alpha, const void* const a[], cudaDataType at, int lda,

@@ -3,13 +3,16 @@
 // side, fill mode and diagonal type, leading dimensions above the rows
 // (the padding checked untouched), increments of either sign, host and
 // device pointer modes, beta = 0 over NaN (C never read); then the
-// documented statuses. Run with one part: level1 | ger | dgmm | syrk | trsm.
+// documented statuses; and cublasSgemmEx (f16, bf16, f32 inputs, f32 C).
+// Run with one part: level1 | ger | dgmm | syrk | trsm | sgemmex.
 //
 // Tolerances, |got - ref| <= tol * scale: swap, dgmm exact; rot, ger (one
 // rounding or one fma per element) scale = the terms' magnitudes, tol 2u;
 // syrk scale = alpha sum_p |a_ip a_jp| + |beta c_ij|, tol = (k + 2) u;
 // trsm (one substitution per vector, A diagonally dominant: its diagonal
 // len + 1, the rest in [-1, 1)) scale = max(1, max |x|), tol = 4 len u;
+// SgemmEx (inputs exact in their type, f32 accumulation) scale = alpha
+// sum_p |a_ip b_pj|, tol = (k + 2) 2^-24;
 // u = 2^-24 (float) or 2^-53 (double).
 #include <cublas_v2.h>
 
@@ -18,6 +21,11 @@
 #include <limits>
 #include <string>
 #include <vector>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <type_traits>
 
 #include "common.cuh"
 
@@ -307,6 +315,70 @@ static int trsm(cublasHandle_t h, bool device) {
   return 0;
 }
 
+// SgemmEx: C = alpha op(A) op(B) + beta C in f32 with A and B of `type`
+// (beta = 0 over NaN: C not read).
+template <typename In>
+static int sgemmex_type(cublasHandle_t h, bool device, cudaDataType type) {
+  for (int m : {1, 17, 129})
+    for (int k : {1, 17, 129})
+      for (cublasOperation_t ta : {CUBLAS_OP_N, CUBLAS_OP_T})
+        for (cublasOperation_t tb : {CUBLAS_OP_N, CUBLAS_OP_T})
+          for (bool beta_zero : {false, true}) {
+            const int n = 17, lda = (ta == CUBLAS_OP_N ? m : k) + 1, ldb = (tb == CUBLAS_OP_N ? k : n) + 2,
+                      ldc = m + 3;
+            std::vector<In> a(size_t(lda) * (ta == CUBLAS_OP_N ? k : m)), b(size_t(ldb) * (tb == CUBLAS_OP_N ? n : k));
+            for (auto& v : a) v = In(float(urand()));
+            for (auto& v : b) v = In(float(urand()));
+            std::vector<float> c = random_vec<float>(size_t(ldc) * n);
+            if (beta_zero) for (auto& v : c) v = std::numeric_limits<float>::quiet_NaN();
+            In *da, *db;
+            float* dc;
+            if (upload(a, &da) || upload(b, &db) || upload(c, &dc)) return 1;
+            Arg<float> alpha, beta;
+            const float al = 0.75f, be = beta_zero ? 0.0f : -0.5f;
+            if (make_arg(alpha, al) || make_arg(beta, be)) return 1;
+            CHECK_BLAS(cublasSgemmEx(h, ta, tb, m, n, k, alpha.get(device), da, type, lda, db, type, ldb,
+                                     beta.get(device), dc, CUDA_R_32F, ldc));
+            std::vector<float> got(c.size());
+            if (download(got, dc)) return 1;
+            auto A = [&](int i, int p) { return double(float(ta == CUBLAS_OP_N ? a[i + long(p) * lda] : a[p + long(i) * lda])); };
+            auto Bm = [&](int p, int j) { return double(float(tb == CUBLAS_OP_N ? b[p + long(j) * ldb] : b[j + long(p) * ldb])); };
+            for (int j = 0; j < n; ++j)
+              for (int i = 0; i < ldc; ++i) {
+                const long e = i + long(j) * ldc;
+                if (i >= m) {
+                  const bool same = std::memcmp(&got[e], &c[e], sizeof(float)) == 0;
+                  expect_near(same ? 0 : 1, 0, 0, "sgemmex padding", e);
+                  continue;
+                }
+                double ref = 0, mag = 0;
+                for (int p = 0; p < k; ++p) { ref += A(i, p) * Bm(p, j); mag += std::fabs(A(i, p) * Bm(p, j)); }
+                ref *= al;
+                mag *= al;
+                if (!beta_zero) { ref += be * double(c[e]); mag += std::fabs(be * double(c[e])); }
+                expect_near(got[e], ref, (k + 2) * 0x1p-24 * mag, "sgemmex", e);
+              }
+            CHECK(cudaFree(da));
+            CHECK(cudaFree(db));
+            CHECK(cudaFree(dc));
+          }
+  return 0;
+}
+
+static int sgemmex(cublasHandle_t h, bool device) {
+  if (sgemmex_type<__half>(h, device, CUDA_R_16F) || sgemmex_type<__nv_bfloat16>(h, device, CUDA_R_16BF) ||
+      sgemmex_type<float>(h, device, CUDA_R_32F))
+    return 1;
+  // f16 inputs with an f64 C: not a combination SgemmEx has.
+  float one = 1, *d;
+  CHECK(cudaMalloc(&d, 64 * sizeof(float)));
+  EXPECT_STATUS(cublasSgemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &one, d, CUDA_R_16F, 2, d, CUDA_R_16F, 2, &one,
+                              d, CUDA_R_64F, 2),
+                CUBLAS_STATUS_NOT_SUPPORTED);
+  CHECK(cudaFree(d));
+  return 0;
+}
+
 // The documented statuses.
 template <typename T>
 static int statuses(cublasHandle_t h) {
@@ -350,6 +422,9 @@ static int run_part(cublasHandle_t h, const std::string& part) {
     else if (part == "dgmm") rc = device ? 0 : dgmm<T>(h);  // dgmm has no scalars
     else if (part == "syrk") rc = syrk<T>(h, device);
     else if (part == "trsm") rc = trsm<T>(h, device);
+    else if (part == "sgemmex") {
+      if constexpr (std::is_same_v<T, float>) rc = sgemmex(h, device);
+    }
     else { std::printf("unknown part %s\n", part.c_str()); return 2; }
     if (rc) return rc;
   }
@@ -358,7 +433,7 @@ static int run_part(cublasHandle_t h, const std::string& part) {
 }
 
 int main(int argc, char** argv) {
-  if (argc != 2) { std::printf("usage: cublas_more level1|ger|dgmm|syrk|trsm\n"); return 2; }
+  if (argc != 2) { std::printf("usage: cublas_more level1|ger|dgmm|syrk|trsm|sgemmex\n"); return 2; }
   cublasHandle_t h;
   CHECK_BLAS(cublasCreate(&h));
   if (int rc = run_part<float>(h, argv[1])) return rc;

@@ -11,7 +11,7 @@
 #   cublas_gemm_ex PART: GemmEx / GemmStridedBatchedEx / Hgemm for every
 #     implemented type combination (types), and the unsupported ones and
 #     invalid arguments (unsupported).
-#   cublas_more PART: swap/rot/iamin (level1), ger, dgmm, syrk, trsm.
+#   cublas_more PART: swap/rot/iamin (level1), ger, dgmm, syrk, trsm, SgemmEx.
 #   cublas_unsupported: an unimplemented routine returns NOT_SUPPORTED and
 #     says so once on stderr.
 #   cublas_tensor_core PART: the tensor-core gemm (tf32 incl. the exact-f32
@@ -30,7 +30,7 @@ if(TARGET cublas)
     cuda_test(cublas_${group} cublas_${group} STDOUT_REGEX "PASS cublas_${group}")
   endforeach()
   softgpu_cuda_program(cublas_more SOURCES cublas/cublas_more.cu FLAGS -lcublas)
-  foreach(part level1 ger dgmm syrk trsm)
+  foreach(part level1 ger dgmm syrk trsm sgemmex)
     cuda_test(cublas_more_${part} cublas_more ARGS ${part} STDOUT_REGEX "PASS cublas_more ${part}")
   endforeach()
   softgpu_cuda_program(cublas_gemm_ex SOURCES cublas/cublas_gemm_ex.cu FLAGS -lcublas)
