@@ -482,6 +482,11 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const 
   return call([&] { return rt().occupancy_blocks_per_sm(numBlocks, func, blockSize, dynamicSMemSize); });
 }
 
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, const void* func, int numBlocks,
+                                                      int blockSize) {
+  return call([&] { return rt().occupancy_available_dynamic_smem(dynamicSmemSize, func, numBlocks, blockSize); });
+}
+
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func, int blockSize,
                                                                    size_t dynamicSMemSize, unsigned int flags) {
   return call([&] {

@@ -64,6 +64,10 @@ cudaError_t cudaMallocHost(void** ptr, size_t size) {
   return call([&] { return rt().host_alloc(ptr, size, 0); });
 }
 
+cudaError_t cudaHostGetFlags(unsigned int* pFlags, void* pHost) {
+  return call([&] { return rt().host_get_flags(pFlags, pHost); });
+}
+
 cudaError_t cudaFreeHost(void* ptr) {
   return call([&] { return rt().free_host(ptr); });
 }

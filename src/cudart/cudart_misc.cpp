@@ -36,6 +36,30 @@ Status peer_pair(int a, int b) {
 
 }  // namespace
 
+static_assert(sizeof(cudaLaunchAttributeValue) == 64, "the runtime keeps 64 bytes per stream attribute");
+
+namespace {
+bool valid_stream_attribute(cudaStreamAttrID attr, const cudaStreamAttrValue& v) {
+  switch (attr) {
+    case cudaStreamAttributeAccessPolicyWindow: {
+      const cudaAccessPolicyWindow& w = v.accessPolicyWindow;
+      auto prop = [](cudaAccessProperty p) {
+        return p == cudaAccessPropertyNormal || p == cudaAccessPropertyStreaming || p == cudaAccessPropertyPersisting;
+      };
+      return w.hitRatio >= 0.0f && w.hitRatio <= 1.0f && prop(w.hitProp) && prop(w.missProp);
+    }
+    case cudaStreamAttributeSynchronizationPolicy:
+      return v.syncPolicy >= cudaSyncPolicyAuto && v.syncPolicy <= cudaSyncPolicyBlockingSync;
+    case cudaStreamAttributePriority:
+    case cudaStreamAttributeMemSyncDomainMap:
+    case cudaStreamAttributeMemSyncDomain:
+      return true;
+    default:
+      return false;
+  }
+}
+}  // namespace
+
 extern "C" {
 
 cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
@@ -234,6 +258,50 @@ cudaError_t cudaStreamGetId_ptsz(cudaStream_t hStream, unsigned long long* strea
 
 cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode* mode) {
   return call([&] { return rt().exchange_capture_mode(reinterpret_cast<int*>(mode)); });
+}
+
+// Stream attributes (cudaStreamAttrValue = cudaLaunchAttributeValue): the
+// access-policy window, synchronization policy, priority and memory-sync
+// domains are validated and kept, and read back as set; none changes how
+// work runs (softgpu has no persisting L2 lines or sync domains). A
+// priority becomes the stream's, as cudaStreamGetPriority then says.
+// Unset: zeros, the synchronization policy cudaSyncPolicyAuto, the
+// stream's priority.
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr, const cudaStreamAttrValue* value) {
+  return call([&] {
+    if (!value || !valid_stream_attribute(attr, *value)) return Status::InvalidValue;
+    return rt().stream_set_attribute(stream, int(attr), value,
+                                     attr == cudaStreamAttributePriority ? &value->priority : nullptr);
+  });
+}
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr, cudaStreamAttrValue* value_out) {
+  return call([&] {
+    if (!value_out) return Status::InvalidValue;
+    cudaStreamAttrValue probe{};
+    if (attr == cudaStreamAttributeSynchronizationPolicy) probe.syncPolicy = cudaSyncPolicyAuto;
+    if (!valid_stream_attribute(attr, probe)) return Status::InvalidValue;  // an unknown attribute
+    bool set = false;
+    cudaStreamAttrValue v{};
+    if (Status s = rt().stream_get_attribute(stream, int(attr), &v, &set); s != Status::Success) return s;
+    if (!set) {
+      v = cudaStreamAttrValue{};
+      if (attr == cudaStreamAttributeSynchronizationPolicy) v.syncPolicy = cudaSyncPolicyAuto;
+    }
+    if (attr == cudaStreamAttributePriority)
+      if (Status s = rt().stream_info(stream, nullptr, &v.priority); s != Status::Success) return s;
+    *value_out = v;
+    return Status::Success;
+  });
+}
+
+cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t stream, cudaStreamAttrID attr, const cudaStreamAttrValue* value);
+cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t stream, cudaStreamAttrID attr, const cudaStreamAttrValue* value) {
+  return cudaStreamSetAttribute(stream ? stream : cudaStreamPerThread, attr, value);
+}
+cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t stream, cudaStreamAttrID attr, cudaStreamAttrValue* value_out);
+cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t stream, cudaStreamAttrID attr, cudaStreamAttrValue* value_out) {
+  return cudaStreamGetAttribute(stream ? stream : cudaStreamPerThread, attr, value_out);
 }
 
 }  // extern "C"

@@ -41,6 +41,11 @@ Status Runtime::free_host(void* p) {
   return finish(mem_->free_host(p));
 }
 
+Status Runtime::host_get_flags(unsigned* out, void* host) {
+  SOFTGPU_API_BEGIN(true);
+  return finish(mem_->host_flags(out, host));
+}
+
 Status Runtime::host_register(void* p, size_t size, unsigned flags) {
   SOFTGPU_API_BEGIN(true);
   return finish(mem_->host_register(p, size, flags));

@@ -63,6 +63,16 @@ Status MemoryManager::host_alloc(void** out, size_t size, unsigned flags) {
   auto a = memory_->allocate(Bytes{size}, MemKind::Pinned);
   if (!a) return Status::MemoryAllocation;
   *out = exec::DeviceMemory::host_ptr(a.value());
+  host_flags_[reinterpret_cast<uint64_t>(*out)] = flags;
+  return Status::Success;
+}
+
+Status MemoryManager::host_flags(unsigned* out, void* host) const {
+  if (!out || !host) return Status::InvalidValue;
+  auto a = memory_->find(DeviceAddr{reinterpret_cast<uint64_t>(host)});
+  if (!a || a->kind != MemKind::Pinned) return Status::InvalidValue;
+  auto it = host_flags_.find(a->base);
+  *out = it == host_flags_.end() ? 0u : it->second;
   return Status::Success;
 }
 
@@ -74,6 +84,7 @@ Status MemoryManager::free_device(void* p) {
 Status MemoryManager::free_host(void* p) {
   if (!p) return Status::Success;
   Status s = memory_->release(DeviceAddr{reinterpret_cast<uint64_t>(p)}, {MemKind::Pinned});
+  if (s == Status::Success) host_flags_.erase(reinterpret_cast<uint64_t>(p));
   return s == Status::Success ? s : Status::InvalidValue;
 }
 

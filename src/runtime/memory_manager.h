@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 
 #include "exec/device_memory.h"
 #include "runtime/runtime.h"
@@ -31,6 +32,9 @@ class MemoryManager {
   Status host_register(void* p, size_t size, unsigned flags);
   Status host_unregister(void* p);
   Status host_get_device_pointer(void** out, void* host, unsigned flags);
+  // The flags cudaHostAlloc was given for the allocation holding `host`
+  // (cudaMallocHost: 0); InvalidValue for other memory.
+  Status host_flags(unsigned* out, void* host) const;
   // [p, p+n) must lie inside one live allocation of any kind.
   Status check_range(const void* p, size_t n) const;
   Status copy(void* dst, const void* src, size_t n, CopyKind kind);
@@ -47,6 +51,7 @@ class MemoryManager {
 
  private:
   std::unique_ptr<exec::DeviceMemory> memory_;
+  std::unordered_map<uint64_t, unsigned> host_flags_;  // pinned allocation base -> cudaHostAlloc flags
 };
 
 }  // namespace softgpu::runtime

@@ -292,4 +292,35 @@ Status Runtime::occupancy_blocks_per_sm(int* out, const void* kernel, int block_
   return Status::Success;
 }
 
+// The most dynamic shared memory a block may ask for with `num_blocks`
+// blocks still resident per SM, by the occupancy rules the launch uses
+// (0 when that many never fit), at most the opt-in limit less the static
+// shared memory.
+Status Runtime::occupancy_available_dynamic_smem(size_t* out, const void* kernel, int num_blocks, int block_size) {
+  SOFTGPU_API_BEGIN(true);
+  if (!out || block_size <= 0 || num_blocks <= 0) return finish(Status::InvalidValue);
+  Kernel* k = nullptr;
+  if (Status s = resolve_kernel(kernel, &k); s != Status::Success) return finish(s);
+  if (Status s = use_kernel_module(*k); s != Status::Success) return finish(s);
+  const exec::KernelInfo* info = exec::find_kernel(*k->module->program, k->name);
+  if (!info) return finish(Status::InvalidDeviceFunction);
+  const uint64_t cap = std::max<uint64_t>(gpu_.shared_memory_per_block_optin, gpu_.shared_memory_per_block);
+  const uint64_t limit = cap > info->static_shared_bytes ? cap - info->static_shared_bytes : 0;
+  const auto fits = [&](uint64_t dyn) {
+    return blocks_per_sm(gpu_, *info, kernel_registers(*k), static_cast<uint64_t>(block_size), dyn) >= num_blocks;
+  };
+  if (!fits(0)) {
+    *out = 0;
+    return Status::Success;
+  }
+  uint64_t lo = 0, hi = limit;  // fits(lo); the answer is in [lo, hi]
+  while (lo < hi) {
+    const uint64_t mid = lo + (hi - lo + 1) / 2;
+    if (fits(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  *out = static_cast<size_t>(lo);
+  return Status::Success;
+}
+
 }  // namespace softgpu::runtime

@@ -2,6 +2,7 @@
 // streams and events.
 #include <fstream>
 #include <algorithm>
+#include <cstring>
 #include <atomic>
 #include <cmath>
 #include <cerrno>
@@ -472,6 +473,27 @@ Status Runtime::stream_info(void* stream, unsigned* flags, int* priority) {
   const StreamsAndEvents::Stream* st = streams_->find_stream(stream);
   if (flags) *flags = st ? st->flags : 0u;
   if (priority) *priority = st ? st->priority : 0;
+  return Status::Success;
+}
+
+Status Runtime::stream_set_attribute(void* stream, int id, const void* value, const int* priority) {
+  SOFTGPU_API_BEGIN(true);
+  if (!value) return finish(Status::InvalidValue);
+  if (Status s = check_stream(stream); s != Status::Success) return finish(s);
+  StreamsAndEvents::AttrValue v;
+  std::memcpy(v.data(), value, v.size());
+  streams_->set_attribute(stream, id, v);
+  if (priority) streams_->set_priority(stream, *priority);
+  return Status::Success;
+}
+
+Status Runtime::stream_get_attribute(void* stream, int id, void* value, bool* was_set) {
+  SOFTGPU_API_BEGIN(true);
+  if (!value || !was_set) return finish(Status::InvalidValue);
+  if (Status s = check_stream(stream); s != Status::Success) return finish(s);
+  const StreamsAndEvents::AttrValue* v = streams_->attribute(stream, id);
+  *was_set = v != nullptr;
+  if (v) std::memcpy(value, v->data(), v->size());
   return Status::Success;
 }
 

@@ -183,6 +183,7 @@ class Runtime {
   Status host_alloc(void** out, size_t size, unsigned flags);
   Status free(void* p);
   Status free_host(void* p);
+  Status host_get_flags(unsigned* out, void* host);
   Status host_register(void* p, size_t size, unsigned flags);
   Status host_unregister(void* p);
   Status host_get_device_pointer(void** out, void* host, unsigned flags);
@@ -240,6 +241,7 @@ class Runtime {
   Status func_set_attribute(const void* kernel, FuncAttribute attr, int value);
   Status func_check(const void* kernel);  // cache/shared config setters: validate only
   Status occupancy_blocks_per_sm(int* out, const void* kernel, int block_size, size_t dynamic_shared);
+  Status occupancy_available_dynamic_smem(size_t* out, const void* kernel, int num_blocks, int block_size);
 
   // ---- libraries loaded at run time (cudaLibrary*, and the driver API's
   // modules in src/cudadrv; runtime/library.cpp). Handles are opaque.
@@ -282,6 +284,11 @@ class Runtime {
   Status stream_check(void* stream);  // validates a handle (for stream-taking helpers)
   // Flags and priority a stream was created with (0, 0 for the default streams).
   Status stream_info(void* stream, unsigned* flags, int* priority);
+  // cudaStreamSet/GetAttribute: the value (the C ABI's 64-byte union) kept
+  // per stream and attribute id; get reports whether one was set. A
+  // priority also becomes the stream's (clamped as at creation).
+  Status stream_set_attribute(void* stream, int id, const void* value, const int* priority);
+  Status stream_get_attribute(void* stream, int id, void* value, bool* was_set);
   Status stream_id(void* stream, unsigned long long* id);  // cudaStreamGetId
   // cudaThreadExchangeStreamCaptureMode: this thread's mode for *mode. The
   // mode is kept and returned; softgpu restricts no call by it.

@@ -29,7 +29,21 @@ Status StreamsAndEvents::create_stream(void** out, unsigned flags, int priority)
   return Status::Success;
 }
 
-bool StreamsAndEvents::destroy_stream(void* stream) { return streams_.erase(stream) != 0; }
+bool StreamsAndEvents::destroy_stream(void* stream) {
+  attrs_.erase(stream);
+  return streams_.erase(stream) != 0;
+}
+
+const StreamsAndEvents::AttrValue* StreamsAndEvents::attribute(void* stream, int id) const {
+  auto s = attrs_.find(stream);
+  if (s == attrs_.end()) return nullptr;
+  auto a = s->second.find(id);
+  return a == s->second.end() ? nullptr : &a->second;
+}
+
+void StreamsAndEvents::set_priority(void* stream, int priority) {
+  if (auto it = streams_.find(stream); it != streams_.end()) it->second->priority = std::clamp(priority, -5, 0);
+}
 
 bool StreamsAndEvents::has_event(void* event) const { return events_.count(event) != 0; }
 
@@ -70,6 +84,7 @@ Status StreamsAndEvents::elapsed(float* ms, void* start, void* end) const {
 void StreamsAndEvents::clear() {
   streams_.clear();
   events_.clear();
+  attrs_.clear();
 }
 
 }  // namespace softgpu::runtime

@@ -4,7 +4,9 @@
 // Handles are validated here; the work on them runs in the facade, which
 // also calls the capture and pool hooks around these calls.
 #pragma once
+#include <array>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -18,6 +20,9 @@ class StreamsAndEvents {
   // id: cudaStreamGetId's, unique over the Runtime's life (the default
   // streams have 1 (null and legacy) and 2 (per-thread)).
   struct Stream { unsigned flags = 0; int priority = 0; uint64_t id = 0; };
+  // A cudaStreamSetAttribute value as the C ABI gave it (cudaLaunchAttributeValue,
+  // opaque here).
+  using AttrValue = std::array<std::byte, 64>;
   struct Event {
     unsigned flags = 0;
     std::optional<std::chrono::steady_clock::time_point> when;
@@ -31,6 +36,11 @@ class StreamsAndEvents {
   const Stream* find_stream(void* stream) const;
   Status create_stream(void** out, unsigned flags, int priority);
   bool destroy_stream(void* stream);  // false: not a created stream
+  // Attributes set on a stream (default streams included), by attribute id;
+  // the handle must be valid (check_stream).
+  void set_attribute(void* stream, int id, const AttrValue& v) { attrs_[stream][id] = v; }
+  const AttrValue* attribute(void* stream, int id) const;  // null: never set
+  void set_priority(void* stream, int priority);          // a created stream's
 
   bool has_event(void* event) const;
   Status create_event(void** out, unsigned flags);
@@ -43,6 +53,7 @@ class StreamsAndEvents {
  private:
   std::unordered_map<void*, std::unique_ptr<Stream>> streams_;
   std::unordered_map<void*, std::unique_ptr<Event>> events_;
+  std::unordered_map<void*, std::map<int, AttrValue>> attrs_;
   uint64_t next_id_ = 3;
 };
 

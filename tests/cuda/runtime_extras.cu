@@ -7,7 +7,12 @@
 // cudaMemAdvise / cudaStreamAttachMemAsync (managed memory accepted, device
 // memory refused), cudaFuncGetName, cudaGetKernel / cudaGetFuncBySymbol,
 // PCI bus id round trip, cudaInitDevice, stream ids, the thread's capture
-// mode exchange; and a function softgpu does not
+// mode exchange, stream attributes (an access-policy window, a
+// synchronization policy and a priority read back as set; a hit ratio over
+// 1 refused), cudaHostGetFlags (the cudaHostAlloc flags, also inside the
+// allocation; device memory refused), cudaOccupancyAvailableDynamicSMemPerBlock
+// (the largest size that still fits the blocks, checked with
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor at it and one KB above); and a function softgpu does not
 // implement (cudaMemRangeGetAttribute): cudaErrorNotSupported, said once on
 // stderr, the program goes on. Runs natively as well (where a second GPU
 // would change the peer answers).
@@ -149,6 +154,63 @@ int main() {
   CHECK(cudaThreadExchangeStreamCaptureMode(&mode));
   REQUIRE(mode == cudaStreamCaptureModeRelaxed, "exchanged capture mode %d", int(mode));
   CHECK(cudaThreadExchangeStreamCaptureMode(&mode));  // back to global
+
+  // Stream attributes.
+  cudaStream_t sa;
+  CHECK(cudaStreamCreate(&sa));
+  cudaStreamAttrValue v{};
+  v.accessPolicyWindow.base_ptr = m;
+  v.accessPolicyWindow.num_bytes = 4096;
+  v.accessPolicyWindow.hitRatio = 0.6f;
+  v.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+  v.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+  CHECK(cudaStreamSetAttribute(sa, cudaStreamAttributeAccessPolicyWindow, &v));
+  cudaStreamAttrValue got{};
+  CHECK(cudaStreamGetAttribute(sa, cudaStreamAttributeAccessPolicyWindow, &got));
+  REQUIRE(got.accessPolicyWindow.base_ptr == m && got.accessPolicyWindow.num_bytes == 4096 &&
+              got.accessPolicyWindow.hitRatio == 0.6f && got.accessPolicyWindow.hitProp == cudaAccessPropertyPersisting &&
+              got.accessPolicyWindow.missProp == cudaAccessPropertyStreaming,
+          "access policy window read back differently");
+  v = {};
+  v.syncPolicy = cudaSyncPolicyYield;
+  CHECK(cudaStreamSetAttribute(sa, cudaStreamAttributeSynchronizationPolicy, &v));
+  CHECK(cudaStreamGetAttribute(sa, cudaStreamAttributeSynchronizationPolicy, &got));
+  REQUIRE(got.syncPolicy == cudaSyncPolicyYield, "sync policy %d", int(got.syncPolicy));
+  v = {};
+  v.priority = -3;
+  CHECK(cudaStreamSetAttribute(sa, cudaStreamAttributePriority, &v));
+  int prio = 0;
+  CHECK(cudaStreamGetPriority(sa, &prio));
+  REQUIRE(prio == -3, "priority after the attribute: %d", prio);
+  v = {};
+  v.accessPolicyWindow.hitRatio = 1.5f;
+  REQUIRE(cudaStreamSetAttribute(sa, cudaStreamAttributeAccessPolicyWindow, &v) == cudaErrorInvalidValue,
+          "hit ratio 1.5 accepted");
+  (void)cudaGetLastError();
+  CHECK(cudaStreamDestroy(sa));
+
+  // cudaHostGetFlags.
+  char* hp = nullptr;
+  CHECK(cudaHostAlloc(&hp, 4096, cudaHostAllocMapped | cudaHostAllocPortable));
+  unsigned hflags = 0;
+  CHECK(cudaHostGetFlags(&hflags, hp + 100));
+  REQUIRE((hflags & (cudaHostAllocMapped | cudaHostAllocPortable)) == (cudaHostAllocMapped | cudaHostAllocPortable),
+          "host flags %u", hflags);
+  REQUIRE(cudaHostGetFlags(&hflags, m) == cudaErrorInvalidValue, "cudaHostGetFlags on managed memory");
+  (void)cudaGetLastError();
+  CHECK(cudaFreeHost(hp));
+
+  // cudaOccupancyAvailableDynamicSMemPerBlock: the largest size at which two
+  // blocks of 256 threads still fit an SM.
+  size_t avail = 0;
+  CHECK(cudaOccupancyAvailableDynamicSMemPerBlock(&avail, fill_rows, 2, 256));
+  int at = 0, above = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&at, fill_rows, 256, avail));
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&above, fill_rows, 256, avail + 1024));
+  int smem_sm = 0;
+  CHECK(cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0));
+  REQUIRE(at >= 2 && above < 2 && avail > size_t(smem_sm) / 2 - 4096 && avail <= size_t(smem_sm) / 2,
+          "available dynamic shared memory %zu (blocks at it %d, 1 KB above %d; %d per SM)", avail, at, above, smem_sm);
 
   // Not implemented: an error, not a missing symbol.
   int read_mostly = -1;
