@@ -179,17 +179,24 @@ class Run {
     Warp& w = warps_[wi];
     const TraceOp& op = w.tr->ops[w.next];
     const PipeTiming& pt = p_.pipes[size_t(op.pipe)];
-    const uint32_t n = op.sequence ? std::max<uint32_t>(p_.sequence_slots, 1) : 1;
+    // A sequence issues `slots` instructions on its pipe and its result
+    // waits for `depth` dependent ones.
+    uint32_t n = 1, steps = 1;
+    if (op.sequence != program::Sequence::None) {
+      const SequenceCost& c = p_.sequence_cost(op.sequence);
+      n = std::max<uint32_t>(c.slots, 1);
+      steps = std::max<uint32_t>(c.depth, 1);
+    }
     // Cycles the pipe is busy with this instruction.
     const uint64_t busy = op.tensor_flops ? tensor_cycles(op, pt.interval) : uint64_t(pt.interval) * n;
     pipe_free_[w.sp][size_t(op.pipe)] = t + busy;
     stats_.pipe_busy[size_t(op.pipe)] += std::max<uint64_t>(busy, n);
     last_issued_[w.sp] = int(wi);
     const LineAccess* lines = w.cta->lines.data() + op.lines;
-    // A sequence pays its latency per step; a tensor product taking longer
-    // than one interval only its extra issue time.
+    // A sequence pays its latency per dependent step; a tensor product taking
+    // longer than one interval only its extra issue time.
     double done = op.tensor_flops ? double(t + pt.latency + (busy > pt.interval ? busy - pt.interval : 0))
-                                  : double(t + uint64_t(pt.latency) * n);
+                                  : double(t + uint64_t(pt.latency) * steps);
     bool from_mem = true;
     switch (op.kind) {
       case OpKind::Global: done = op.store ? mem_.store(double(t), lines, op.n_lines) : mem_.load(double(t), lines, op.n_lines); break;
