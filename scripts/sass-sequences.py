@@ -14,19 +14,23 @@ toolkit here lacks it) and walks the code from the entry:
 - everything else on the path is counted, predicated instructions included
   (they issue), and calls are followed into the callee (`CALL`, the
   callee's instructions, `RET`): 64-bit division is a subroutine;
-- the path taken at a conditional branch is the one that does not reach a
-  call to a subroutine whose name contains `slowpath` (ptxas's special-value
-  path for denormals, zeros, infinities and NaN: `FCHK`/range tests branch to
-  it). When both directions avoid it, the fall-through is taken and the
-  branch is reported (`branches` column) so that it can be checked by hand.
+- at a conditional branch where one side makes a call before the paths
+  join and the other does not, the side without the call is taken: ptxas's
+  special-value path for denormals, zeros, infinities and NaN
+  (`__internal_..._slowpath`, `div_rn_f64_full`, `dsqrt_..._mediumpath`,
+  behind `FCHK` or an exponent range test). Other conditional branches
+  follow the table BRANCHES, read off the listing (`--show`), else fall
+  through and are reported as "(N br)" for checking by hand.
 
 Per form it prints the instruction count (`slots`), the longest chain of
-instructions each reading a register (or predicate) the previous one wrote
-(`depth`, the dependent steps the result waits for), and the pipe most of
-them go to (by SASS mnemonic, Nsight Compute's pipe names). `--show NAME`
-prints the path it counted.
+instructions each reading a register (or predicate) an earlier one wrote,
+ending at the stored result (`depth`, the dependent steps the result waits
+for), and the pipe most of them go to (by SASS mnemonic, Nsight Compute's
+pipe names). `--show FORM` prints the path it counted, `--mix` the count per
+pipe, `--toml ARCH` the [timing.sequences] block of a config.
 
-Usage: scripts/sass-sequences.py [--ptxas PATH] [--nvdisasm PATH] [--arch sm_80,sm_89,sm_90] [--show NAME]
+Usage: scripts/sass-sequences.py [--ptxas PATH] [--nvdisasm PATH] [--arch sm_80,sm_89,sm_90]
+                                 [--show FORM] [--mix] [--toml ARCH]
 """
 import argparse
 import collections
