@@ -163,6 +163,12 @@ class Loader {
         error_key(fmt::format("timing.pipes.{}.latency", name),
                   fmt::format("timing.pipes.{}.latency = {} is less than its interval {}", name, pc->latency,
                               pc->interval));
+    // A chain of dependent instructions cannot be longer than the sequence.
+    for (size_t i = 0; i < kSequenceKeys.size(); ++i)
+      if (t.sequences[i].depth > t.sequences[i].slots)
+        error_key(fmt::format("timing.sequences.{}.depth", kSequenceKeys[i]),
+                  fmt::format("timing.sequences.{}.depth = {} exceeds its slots {}", kSequenceKeys[i],
+                              t.sequences[i].depth, t.sequences[i].slots));
   }
 
   const std::vector<std::string>& errors() const { return errors_; }

@@ -15,6 +15,23 @@ namespace {
   Field{"timing.pipes." #name, "latency", AT(timing.name.latency), 1, 100000},       \
       Field{"timing.pipes." #name, "interval", AT(timing.name.interval), 1, 100000}
 
+// The two keys of one sequence's inline table: div_rn_f32 = { slots = 8, depth = 6 }.
+#define SEQ(i)                                                                                          \
+  Field{kSequenceSections[i].data(), "slots", AT(timing.sequences[i].slots), 1, 10000},                       \
+      Field{kSequenceSections[i].data(), "depth", AT(timing.sequences[i].depth), 1, 10000}
+
+// "timing.sequences.<key>" for each of kSequenceKeys, as the section names the rows point at.
+constexpr auto kSequenceSections = [] {
+  std::array<std::array<char, 48>, kSequenceKeys.size()> out{};
+  constexpr std::string_view prefix = "timing.sequences.";
+  for (size_t i = 0; i < kSequenceKeys.size(); ++i) {
+    size_t n = 0;
+    for (char c : prefix) out[i][n++] = c;
+    for (const char* k = kSequenceKeys[i]; *k; ++k) out[i][n++] = *k;
+  }
+  return out;
+}();
+
 constexpr double kCycles = 1e6;  // upper bound for any latency in cycles
 constexpr double kFlops = 1e6;   // upper bound for FLOP per cycle per SM
 
@@ -53,12 +70,14 @@ const Field kFields[] = {
 
     {"timing", "sub_partitions", AT(timing.sub_partitions), 1, 64},
     {"timing", "scheduler", AT(timing.scheduler), 0, 0},
-    {"timing", "sequence_slots", AT(timing.sequence_slots), 1, 1000},
     {"timing", "barrier_latency", AT(timing.barrier_latency), 1, kCycles},
     {"timing", "cta_launch_cycles", AT(timing.cta_launch_cycles), 0, kCycles},
 
     PIPE(alu), PIPE(fma), PIPE(fp16), PIPE(fp64), PIPE(xu),
     PIPE(lsu), PIPE(tex), PIPE(tensor), PIPE(branch), PIPE(barrier),
+
+    SEQ(0), SEQ(1), SEQ(2), SEQ(3), SEQ(4), SEQ(5), SEQ(6), SEQ(7), SEQ(8), SEQ(9),
+    SEQ(10), SEQ(11), SEQ(12), SEQ(13), SEQ(14), SEQ(15), SEQ(16), SEQ(17), SEQ(18), SEQ(19),
 
     {"timing.memory", "shared_latency", AT(timing.shared_latency), 1, kCycles},
     {"timing.memory", "l1_latency", AT(timing.l1_latency), 1, kCycles},
@@ -90,6 +109,9 @@ const Field kFields[] = {
     {"timing.tensor", "fp8_f16", AT(timing.tensor_fp8_f16), 0, kFlops},
 };
 
+static_assert(kSequenceKeys.size() == 20, "one SEQ(i) row pair per [timing.sequences] key");
+
+#undef SEQ
 #undef PIPE
 #undef AT
 

@@ -3,6 +3,7 @@
 // timing::params_from() (src/timing/params_from_config.h) converts it into
 // timing::TimingParams. Every value's source is in the .toml file.
 #pragma once
+#include <array>
 #include <cstdint>
 
 namespace softgpu::config {
@@ -16,16 +17,36 @@ struct PipeConfig {
   uint32_t interval = 0;
 };
 
+// One [timing.sequences] entry: a PTX instruction that becomes a sequence of
+// machine instructions (program/sequence.h), as ptxas emits it for the GPU's
+// architecture (scripts/sass-sequences.py): `slots` instructions issued on
+// the common path, `depth` of them one after another from the operands to
+// the result.
+struct SequenceConfig {
+  uint32_t slots = 0;
+  uint32_t depth = 0;
+};
+
+// The keys of [timing.sequences], in TimingConfig::sequences' order. They are
+// program::sequence_key()'s names (timing::params_from matches them by name;
+// the unit test TimingParams.SequenceKeysMatchProgram checks both lists).
+inline constexpr std::array<const char*, 20> kSequenceKeys{
+    "div_rn_f32", "div_full_f32", "div_rz_f32", "rcp_f32", "sqrt_rn_f32", "sqrt_rz_f32", "div_f64",
+    "rcp_f64",    "sqrt_f64",     "rsqrt_f64",  "div_u32", "div_s32",     "rem_u32",     "rem_s32",
+    "div_u64",    "div_s64",      "rem_u64",    "rem_s64", "mul_lo_64",   "mul_hi_64"};
+
 struct TimingConfig {
   // [timing]
   uint32_t sub_partitions = 0;        // warp schedulers per SM
   SchedulerPolicy scheduler = SchedulerPolicy::Gto;
-  uint32_t sequence_slots = 0;        // issue slots of a PTX op that becomes a SASS sequence
   uint32_t barrier_latency = 0;       // cycles from the last arrival to the release
   uint32_t cta_launch_cycles = 0;     // from a free CTA slot to the new CTA's first issue
 
   // [timing.pipes]; the tensor interval is that of one mma.m16n8k16 f16 -> f32.
   PipeConfig alu, fma, fp16, fp64, xu, lsu, tex, tensor, branch, barrier;
+
+  // [timing.sequences]: name = { slots = N, depth = D }, one per kSequenceKeys entry.
+  std::array<SequenceConfig, kSequenceKeys.size()> sequences{};
 
   // [timing.memory]: latencies are pointer-chase round trips in SM cycles.
   uint32_t shared_latency = 0;

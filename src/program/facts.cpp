@@ -1,5 +1,6 @@
 #include "program/facts.h"
 #include "program/pipe.h"
+#include "program/sequence.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -93,7 +94,7 @@ void compute_facts(Function& f) {
     InstFacts& u = f.facts[pc];
     tensor_facts(in, u);
     u.pipe = uint8_t(pipe(in));
-    if (is_sequence(in)) u.flags |= kFactSequence;
+    u.sequence = uint8_t(sequence(in));
     if (in.op == isa::Opcode::Cp)
       for (const auto& m : in.raw_mods)
         if (m == ".wait_group" || m == ".wait_all") u.flags |= kFactAsyncWait;

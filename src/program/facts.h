@@ -1,6 +1,6 @@
 // Facts about each decoded instruction, computed once at load: its register
 // read and write sets (from the opcode table's destination count and the
-// operands), its pipe and whether it is a sequence (program/pipe.h).
+// operands), its pipe (program/pipe.h) and its sequence kind (program/sequence.h).
 #pragma once
 #include <span>
 

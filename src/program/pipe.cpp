@@ -1,12 +1,13 @@
 #include "program/pipe.h"
 
+#include "program/sequence.h"
+
 namespace softgpu::program {
 namespace {
 
 using isa::Opcode;
 
 bool is_half(Type t) { return t == Type::F16 || t == Type::F16x2 || t == Type::BF16 || t == Type::BF16x2; }
-bool is_wide_int(Type t) { return t == Type::U64 || t == Type::S64 || t == Type::B64; }
 bool has_mod(const Inst& in, std::string_view m) {
   for (const auto& r : in.raw_mods)
     if (r == m) return true;
@@ -21,10 +22,25 @@ Pipe by_type(Type t, Pipe f32, Pipe integer) {
   return integer;
 }
 
+// The pipe most of a sequence's machine instructions go to (ptxas for sm_80,
+// sm_89, sm_90: scripts/sass-sequences.py --mix, docs/gpus.md).
+Pipe sequence_pipe(Sequence s) {
+  switch (s) {
+    case Sequence::DivF64: case Sequence::RcpF64: case Sequence::SqrtF64: case Sequence::RsqrtF64:
+      return Pipe::Fp64;
+    case Sequence::DivU32: case Sequence::DivS32: case Sequence::RemU32: case Sequence::RemS32:
+    case Sequence::DivU64: case Sequence::DivS64: case Sequence::RemU64: case Sequence::RemS64:
+      return Pipe::Alu;  // IADD3/LOP3/ISETP/SEL, then IMADs, three MUFU/I2F/F2I
+    default:
+      return Pipe::Fma;  // FFMA refinements of one MUFU; IMAD.WIDE/IMAD.HI for 64-bit multiply
+  }
+}
+
 }  // namespace
 
 Pipe pipe(const Inst& in) {
   const auto& info = isa::info(in.op);
+  if (const Sequence s = sequence(in); s != Sequence::None) return sequence_pipe(s);
   switch (in.op) {
     case Opcode::Bar: case Opcode::Barrier: return Pipe::Barrier;
     case Opcode::Wmma: return (has_mod(in, ".mma")) ? Pipe::Tensor : Pipe::Lsu;
@@ -40,12 +56,11 @@ Pipe pipe(const Inst& in) {
     case Opcode::Mul: case Opcode::Mad: case Opcode::Fma: case Opcode::Mul24: case Opcode::Mad24:
     case Opcode::Madc: case Opcode::Dp4a: case Opcode::Dp2a:
       return by_type(in.type, Pipe::Fma, Pipe::Fma);
-    case Opcode::Div: case Opcode::Rem:
-      if (in.type == Type::F32 && in.m.approx) return Pipe::Xu;
-      return by_type(in.type, Pipe::Fma, Pipe::Fma);
-    case Opcode::Rcp: case Opcode::Sqrt: case Opcode::Rsqrt: case Opcode::Sin: case Opcode::Cos:
-    case Opcode::Lg2: case Opcode::Ex2: case Opcode::Tanh:
-      return in.type == Type::F64 ? Pipe::Fp64 : Pipe::Xu;
+    // What is not a sequence is an approximation: MUFU (rcp.approx.ftz.f64 and
+    // rsqrt.approx.ftz.f64 too, as MUFU.RCP64H/RSQ64H).
+    case Opcode::Div: case Opcode::Rem: case Opcode::Rcp: case Opcode::Sqrt: case Opcode::Rsqrt:
+    case Opcode::Sin: case Opcode::Cos: case Opcode::Lg2: case Opcode::Ex2: case Opcode::Tanh:
+      return Pipe::Xu;
     case Opcode::Setp: case Opcode::Set: case Opcode::Slct:
       // compares key on the source type
       return by_type(in.type2 != Type::None ? in.type2 : in.type, Pipe::Alu, Pipe::Alu);
@@ -66,21 +81,6 @@ Pipe pipe(const Inst& in) {
     return Pipe::Lsu;
   // min/max/abs/neg/copysign/testp and the integer rest: ALU unless f64/f16.
   return by_type(in.type, Pipe::Alu, Pipe::Alu);
-}
-
-bool is_sequence(const Inst& in) {
-  switch (in.op) {
-    case Opcode::Div: case Opcode::Rem:
-      return !(in.type == Type::F32 && in.m.approx);
-    case Opcode::Sqrt: case Opcode::Rcp:
-      return in.type == Type::F64 || !in.m.approx;
-    case Opcode::Rsqrt: case Opcode::Sin: case Opcode::Cos: case Opcode::Lg2: case Opcode::Ex2: case Opcode::Tanh:
-      return in.type == Type::F64;
-    case Opcode::Mul: case Opcode::Mad:
-      return is_wide_int(in.type);  // mul.wide.s32 is one IMAD.WIDE; mul.lo.u64 is several
-    default:
-      return false;
-  }
 }
 
 std::string_view pipe_name(Pipe p) {

@@ -28,9 +28,4 @@ enum class Pipe : uint8_t {
 Pipe pipe(const Inst& in);
 std::string_view pipe_name(Pipe p);  // "fp64"
 
-// True when one PTX instruction becomes a sequence of machine instructions
-// (IEEE division and square root, 64-bit integer multiply/divide, integer
-// division, f64 transcendentals): the timing model costs these per opcode.
-bool is_sequence(const Inst& in);
-
 }  // namespace softgpu::program

@@ -183,13 +183,13 @@ struct InstFacts {
   uint32_t first = 0;
   uint8_t writes = 0, reads = 0;
   uint8_t pipe = 0;   // program::Pipe
-  uint8_t flags = 0;  // kFactSequence, kFactAsyncWait
+  uint8_t flags = 0;  // kFactAsyncWait
+  uint8_t sequence = 0;  // program::Sequence (program/sequence.h): 0 = one machine instruction
   uint8_t tensor = 0;         // mma / wmma.mma: TensorKind (0 = not a tensor-core product)
   uint32_t tensor_flops = 0;  // 2 x m x n x k of the product (one warp instruction)
 };
 // The operand types of a tensor-core product, which set its throughput.
 enum class TensorKind : uint8_t { None, Fp16F32, Fp16F16, Bf16F32, Tf32, Fp64, Int8, Fp8F32, Fp8F16 };
-inline constexpr uint8_t kFactSequence = 1;   // becomes a machine-code sequence (program::is_sequence)
 inline constexpr uint8_t kFactAsyncWait = 2;  // cp.async.wait_group / wait_all
 inline constexpr uint32_t kPredSlot = 0x8000'0000u;
 

@@ -40,7 +40,13 @@ uint64_t ceil_cycle(double d) { return d <= 0 ? 0 : uint64_t(std::ceil(d - 1e-9)
 IssueCost issue_cost(const TimingParams& p, const TraceOp& op) {
   const PipeTiming& pt = p.pipes[size_t(op.pipe)];
   IssueCost c;
-  c.slots = op.sequence ? std::max<uint32_t>(p.sequence_slots, 1) : 1;
+  // A sequence issues `slots` instructions on its pipe and its result
+  // waits for `depth` dependent ones.
+  if (op.sequence != program::Sequence::None) {
+    const SequenceCost& s = p.sequence_cost(op.sequence);
+    c.slots = std::max<uint32_t>(s.slots, 1);
+    c.steps = std::max<uint32_t>(s.depth, 1);
+  }
   c.busy = op.tensor_flops ? tensor_cycles(p, op, pt.interval) : uint64_t(pt.interval) * c.slots;
   return c;
 }
@@ -49,10 +55,10 @@ Completion complete(const TimingParams& p, MemorySystem& mem, const TraceOp& op,
                     const IssueCost& c) {
   const PipeTiming& pt = p.pipes[size_t(op.pipe)];
   Completion r;
-  // A sequence pays its latency per step; a tensor product taking longer
-  // than one interval only its extra issue time.
+  // A sequence pays its latency per dependent step; a tensor product taking
+  // longer than one interval only its extra issue time.
   r.done = op.tensor_flops ? double(t + pt.latency + (c.busy > pt.interval ? c.busy - pt.interval : 0))
-                           : double(t + uint64_t(pt.latency) * c.slots);
+                           : double(t + uint64_t(pt.latency) * c.steps);
   r.from_memory = true;
   const double at = double(t);
   switch (op.kind) {

@@ -13,7 +13,8 @@ namespace softgpu::timing {
 
 struct IssueCost {
   uint64_t busy = 1;   // cycles the pipe is busy with the op
-  uint32_t slots = 1;  // issue slots it takes (a sequence: several)
+  uint32_t slots = 1;  // issue slots it takes (a sequence: its machine instructions)
+  uint32_t steps = 1;  // pipe latencies until its result (a sequence: its dependent chain)
 };
 IssueCost issue_cost(const TimingParams& p, const TraceOp& op);
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "program/pipe.h"
+#include "program/sequence.h"
 
 namespace softgpu::timing {
 
@@ -17,6 +18,14 @@ enum class SchedulerPolicy : uint8_t {
 struct PipeTiming {
   uint32_t latency = 4;   // cycles from issue until a dependent instruction can issue
   uint32_t interval = 1;  // cycles between two warp instructions on one sub-partition's pipe
+};
+
+// A PTX instruction that becomes a sequence of machine instructions
+// (program::Sequence): it occupies its pipe for `slots` issue intervals and
+// its result is ready `depth` pipe latencies after issue (docs/timing.md).
+struct SequenceCost {
+  uint32_t slots = 1;  // machine instructions issued on the common path
+  uint32_t depth = 1;  // of them, the longest chain of dependent ones
 };
 
 // Dense tensor-core throughput per type, FLOP (int8: OP) per SM cycle; 0 = not supported.
@@ -37,9 +46,8 @@ struct TimingParams {
   SchedulerPolicy policy = SchedulerPolicy::Gto;
   double clock_mhz = 1000;       // SM clock: cycles to seconds
   std::array<PipeTiming, size_t(program::Pipe::Count_)> pipes{};
-  // A PTX instruction that becomes a machine-code sequence (program::is_sequence)
-  // occupies its pipe this many issue slots and adds this many latencies.
-  uint32_t sequence_slots = 8;
+  // Per program::Sequence kind, indexed by kind - 1 (sequence_cost()).
+  std::array<SequenceCost, program::kSequenceKinds> sequences{};
   uint32_t barrier_latency = 20;   // from the last arrival to the release
   uint32_t cta_launch_cycles = 0;  // from a free slot to the new CTA's first issue
 
@@ -70,6 +78,9 @@ struct TimingParams {
   double host_link_bytes_per_cycle = 0;  // PCIe, per direction
   double d2d_bytes_per_cycle = 0;     // on-device cudaMemcpy, bytes read + written
   TensorRates tensor{};
+
+  const SequenceCost& sequence_cost(program::Sequence s) const { return sequences[size_t(s) - 1]; }
+  SequenceCost& sequence_cost(program::Sequence s) { return sequences[size_t(s) - 1]; }
 };
 
 }  // namespace softgpu::timing

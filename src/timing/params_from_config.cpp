@@ -38,7 +38,16 @@ Result<TimingParams> params_from(const config::GpuConfig& gpu, uint64_t shared_c
   p.pipes[size_t(Pipe::Tensor)] = pipe(t.tensor);
   p.pipes[size_t(Pipe::Branch)] = pipe(t.branch);
   p.pipes[size_t(Pipe::Barrier)] = pipe(t.barrier);
-  p.sequence_slots = t.sequence_slots;
+  // [timing.sequences] by name: each program::Sequence kind has its key there.
+  for (size_t k = 1; k < size_t(program::Sequence::Count_); ++k) {
+    const auto kind = program::Sequence(k);
+    const std::string_view key = program::sequence_key(kind);
+    size_t i = 0;
+    while (i < config::kSequenceKeys.size() && key != config::kSequenceKeys[i]) ++i;
+    if (i == config::kSequenceKeys.size())
+      return Error{Status::InvalidValue, fmt::format("GPU '{}': [timing.sequences] has no key '{}'", gpu.key, key)};
+    p.sequence_cost(kind) = SequenceCost{t.sequences[i].slots, t.sequences[i].depth};
+  }
   p.barrier_latency = t.barrier_latency;
   p.cta_launch_cycles = t.cta_launch_cycles;
 

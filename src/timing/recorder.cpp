@@ -46,7 +46,7 @@ void TraceRecorder::append(CtaTrace& t, const exec::WarpStep& s) {
   TraceOp op;
   const program::InstFacts& f = s.fn->facts[s.pc];
   op.pipe = program::Pipe(f.pipe);
-  op.sequence = (f.flags & program::kFactSequence) != 0;
+  op.sequence = program::Sequence(f.sequence);
   op.tensor = f.tensor;
   op.tensor_flops = f.tensor_flops;
   if (f.flags & program::kFactAsyncWait) op.kind = OpKind::AsyncWait;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "program/pipe.h"
+#include "program/sequence.h"
 #include "timing/coalescer.h"
 
 namespace softgpu::timing {
@@ -27,7 +28,7 @@ struct TraceOp {
   program::Pipe pipe = program::Pipe::Alu;
   OpKind kind = OpKind::Compute;
   bool store = false;        // Global: a store (write-through L1, write-back L2)
-  bool sequence = false;     // program::is_sequence
+  program::Sequence sequence = program::Sequence::None;  // costed by TimingParams::sequence_cost
   uint8_t barrier_id = 0;
   uint8_t tensor = 0;        // program::TensorKind of an mma
   uint32_t tensor_flops = 0;

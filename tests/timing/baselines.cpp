@@ -138,6 +138,21 @@ std::vector<Case> cases() {
                  for (int i = 0; i < n; i += 37) require(out[i] == branches_ref(in[i]), "branches");
                  return r;
                }});
+  // f64 math: sqrt.rn.f64 and rcp.rn.f64 are machine-code sequences
+  // ([timing.sequences] sqrt_f64, rcp_f64), exp and sin libdevice code.
+  v.push_back({"dmath_16k", [](const config::GpuConfig& g) {
+                 Device d = corpus("double_math");
+                 const int n = 1 << 14;
+                 double *in = d.alloc<double>(n), *out = d.alloc<double>(4 * n);
+                 for (int i = 0; i < n; ++i) in[i] = 0.5 + 0.001 * i;
+                 auto r = time_launch(d, make_launch(d, "dmath", {n / 128}, {128}, in, out, n), g);
+                 for (int i = 0; i < n; i += 511) {
+                   const double x = in[i];
+                   require(out[4 * i] == std::sqrt(x), "dmath sqrt");
+                   require(std::fabs(out[4 * i + 3] - std::fma(x, x, 1.0 / x)) <= 4e-16 * (x * x + 1 / x), "dmath x*x+1/x");
+                 }
+                 return r;
+               }});
   return v;
 }
 

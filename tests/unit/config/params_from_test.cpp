@@ -74,5 +74,37 @@ TEST(ParamsFrom, PipesLatenciesAndTensorRates) {
   EXPECT_DOUBLE_EQ(g.tensor.fp8_f16, 2048.0);
 }
 
+// Each program::Sequence kind has a [timing.sequences] key of its name, and
+// params_from puts that entry's numbers at the kind: give entry i the slots
+// i + 1 and check that the kind named by key i gets them.
+TEST(ParamsFrom, SequenceKeysMatchProgram) {
+  EXPECT_EQ(kSequenceKeys.size(), program::kSequenceKinds);
+  auto c = load_gpu_config(kShipped / "h100.toml", kShipped);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  for (size_t i = 0; i < kSequenceKeys.size(); ++i) c->timing.sequences[i] = {uint32_t(i + 1), 1};
+  auto p = timing::params_from(*c, 0);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  for (size_t k = 1; k < size_t(program::Sequence::Count_); ++k) {
+    const auto kind = program::Sequence(k);
+    size_t i = 0;
+    while (i < kSequenceKeys.size() && program::sequence_key(kind) != kSequenceKeys[i]) ++i;
+    ASSERT_LT(i, kSequenceKeys.size()) << "no config key for " << program::sequence_key(kind);
+    EXPECT_EQ(p->sequence_cost(kind).slots, i + 1) << kSequenceKeys[i];
+  }
+}
+
+// The shipped numbers are ptxas's (scripts/sass-sequences.py), the same on
+// sm_80, sm_89 and sm_90 for these two (docs/gpus.md, "Sequences").
+TEST(ParamsFrom, SequenceCostsFromTheConfig) {
+  using program::Sequence;
+  for (const char* k : {"a100", "h100", "l4"}) {
+    const auto p = params(k, 0);
+    EXPECT_EQ(p.sequence_cost(Sequence::DivRnF32).slots, 8u) << k;
+    EXPECT_EQ(p.sequence_cost(Sequence::DivRnF32).depth, 6u) << k;
+    EXPECT_EQ(p.sequence_cost(Sequence::DivS64).slots, 88u) << k;
+    EXPECT_EQ(p.sequence_cost(Sequence::DivS64).depth, 38u) << k;
+  }
+}
+
 }  // namespace
 }  // namespace softgpu::config

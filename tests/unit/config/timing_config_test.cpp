@@ -114,6 +114,17 @@ TEST(RejectsTiming, UnknownKeysByName) {
                   "unknown section '[timing.pipes.sfu]'");
   expect_rejected(edited("h100", "[timing.tensor]", "[timing.tensor]\nfp4 = 16384"), "unknown key 'timing.tensor.fp4'");
   expect_rejected(edited("h100", "[timing.host]", "[timing.hosts]"), "unknown section '[timing.hosts]'");
+  expect_rejected(edited("h100", "div_rn_f32 = { slots = 8, depth = 6 }",
+                         "div_rn_f32 = { slots = 8, depth = 6 }\ndiv_rn_f16 = { slots = 8, depth = 6 }"),
+                  "unknown section '[timing.sequences.div_rn_f16]'");
+  expect_rejected(edited("h100", "div_rn_f32 = { slots = 8, depth = 6 }", "div_rn_f32 = { slots = 8, depth = 6, pipe = 1 }"),
+                  "unknown key 'timing.sequences.div_rn_f32.pipe'");
+}
+
+// The single sequence_slots of earlier configs is no longer a key.
+TEST(RejectsTiming, OldSequenceSlotsKey) {
+  expect_rejected(edited("h100", "barrier_latency = 20", "barrier_latency = 20\nsequence_slots = 8"),
+                  "unknown key 'timing.sequence_slots'");
 }
 
 TEST(RejectsTiming, BadValuesByName) {
@@ -133,6 +144,10 @@ TEST(RejectsTiming, BadValuesByName) {
                   "timing.memory.l1_shared_bytes = 131072 is less than sm.shared_memory_per_sm = 233472");
   expect_rejected(edited("h100", "l2_far_latency = 480", "l2_far_latency = 100"),
                   "timing.memory.l2_far_latency = 100 is less than timing.memory.l2_latency = 265");
+  expect_rejected(edited("h100", "div_s64 = { slots = 88, depth = 38 }", "div_s64 = { slots = 88, depth = 89 }"),
+                  "timing.sequences.div_s64.depth = 89 exceeds its slots 88");
+  expect_rejected(edited("h100", "mul_lo_64 = { slots = 4, depth = 3 }", "mul_lo_64 = { slots = 0, depth = 3 }"),
+                  "key 'timing.sequences.mul_lo_64.slots' = 0 is out of range (must be in [1, 10000])");
 }
 
 TEST(RejectsTiming, MissingTimingIsOneError) {
@@ -143,6 +158,7 @@ TEST(RejectsTiming, MissingTimingIsOneError) {
   expect_rejected(edited("h100", "l2_ways = 16", ""), "missing key 'timing.memory.l2_ways'");
   expect_rejected(edited("h100", "tex = { latency = 34, interval = 32 }", "tex = { latency = 34 }"),
                   "missing key 'timing.pipes.tex.interval'");
+  expect_rejected(edited("h100", "rem_u32 = { slots = 17, depth = 13 }", ""), "missing key 'timing.sequences.rem_u32.slots'");
 }
 
 // ---- Hypothetical GPUs: base + overrides -------------------------------------

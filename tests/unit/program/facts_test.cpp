@@ -5,6 +5,7 @@
 
 #include "decode_util.h"
 #include "program/facts.h"
+#include "program/sequence.h"
 #include "program/pipe.h"
 
 using namespace softgpu;
@@ -68,19 +69,25 @@ TEST(RegisterUse, TensorCoreAccumulatorsAreReadAndWritten) {
 
 namespace {
 
-TEST(InstFacts, PipeAndFlagsAreStoredPerPc) {
+TEST(InstFacts, PipeFlagsAndSequenceAreStoredPerPc) {
   auto p = test::decode(
       "add.f64 %fd1, %fd2, %fd3;\n"
       "div.rn.f32 %f1, %f2, %f3;\n"
       "cp.async.wait_group 0;\n"
-      "cp.async.commit_group;\n");
+      "cp.async.commit_group;\n"
+      "div.s64 %rd1, %rd2, %rd3;\n");
   const auto& f = p.functions[0];
-  ASSERT_EQ(f.facts.size(), 4u);
+  ASSERT_EQ(f.facts.size(), 5u);
   EXPECT_EQ(program::Pipe(f.facts[0].pipe), program::Pipe::Fp64);
   EXPECT_EQ(f.facts[0].flags, 0);
-  EXPECT_EQ(f.facts[1].flags, program::kFactSequence);
+  EXPECT_EQ(program::Sequence(f.facts[0].sequence), program::Sequence::None);
+  EXPECT_EQ(f.facts[1].flags, 0);
+  EXPECT_EQ(program::Sequence(f.facts[1].sequence), program::Sequence::DivRnF32);
   EXPECT_EQ(f.facts[2].flags, program::kFactAsyncWait);
+  EXPECT_EQ(program::Sequence(f.facts[2].sequence), program::Sequence::None);
   EXPECT_EQ(f.facts[3].flags, 0);
+  EXPECT_EQ(program::Sequence(f.facts[4].sequence), program::Sequence::DivS64);
+  EXPECT_EQ(program::Pipe(f.facts[4].pipe), program::Pipe::Alu);
 }
 
 }  // namespace

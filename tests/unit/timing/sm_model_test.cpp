@@ -58,6 +58,48 @@ TEST(SmModel, PipeIssueIntervalThrottles) {
   EXPECT_EQ(stall(s, WarpStall::MathPipeThrottle), 21u);
 }
 
+// Sequences: a div.rn.f32 (8 FMA-pipe slots, 6 dependent steps) and a
+// div.s64 (88 ALU slots, 38 steps) in dependent chains of three.
+TimingParams sequence_params() {
+  TimingParams p = params();
+  p.pipes[size_t(Pipe::Alu)] = {4, 2};
+  p.sequence_cost(softgpu::program::Sequence::DivRnF32) = {8, 6};
+  p.sequence_cost(softgpu::program::Sequence::DivS64) = {88, 38};
+  return p;
+}
+
+TEST(SmModel, SequenceChainsPayTheirDepthInLatencies) {
+  using softgpu::program::Sequence;
+  Cta f(1), d(1);
+  for (int i = 0; i < 3; ++i) f.op(0, Pipe::Fma, {1}, {1}).sequence = Sequence::DivRnF32;
+  for (int i = 0; i < 3; ++i) d.op(0, Pipe::Alu, {1}, {1}).sequence = Sequence::DivS64;
+  // div.rn.f32: each result 6 x 4 = 24 cycles after its issue (the pipe is
+  // free again after 8 x 1): issues at 0, 24, 48, the last result at 72.
+  auto sf = run(sequence_params(), {&f.t});
+  EXPECT_EQ(sf.cycles, 72u);
+  EXPECT_EQ(sf.pipe_busy[size_t(Pipe::Fma)], 3u * 8);
+  EXPECT_EQ(stall(sf, WarpStall::Wait), 2u * 23);  // waiting for the result, not the pipe
+  // div.s64: the result after 38 x 4 = 152, but the ALU is busy 88 x 2 = 176
+  // cycles: issues at 0, 176, 352, the last result at 352 + 152 = 504.
+  auto sd = run(sequence_params(), {&d.t});
+  EXPECT_EQ(sd.cycles, 504u);
+  EXPECT_EQ(sd.pipe_busy[size_t(Pipe::Alu)], 3u * 176);
+  // The pipe frees after the result: the warp waits on it, 1..175 and 177..351.
+  EXPECT_EQ(stall(sd, WarpStall::MathPipeThrottle), 2u * 175);
+}
+
+TEST(SmModel, IndependentSequencesQueueOnTheirPipe) {
+  using softgpu::program::Sequence;
+  Cta c(1);
+  for (uint32_t i = 0; i < 4; ++i) c.op(0, Pipe::Fma, {i}, {}).sequence = Sequence::DivRnF32;
+  c.op(0, Pipe::Fma, {9}, {});  // a plain FMA behind them
+  auto s = run(sequence_params(), {&c.t});
+  // Issues at 0, 8, 16, 24 (8 slots each), the FMA at 32; results at
+  // 24 + 24 = 48 and 32 + 4 = 36.
+  EXPECT_EQ(s.cycles, 48u);
+  EXPECT_EQ(stall(s, WarpStall::MathPipeThrottle), 4u * 7);
+}
+
 TEST(SmModel, BarrierWaitsForTheWholeCta) {
   Cta c(2);
   for (int i = 0; i < 5; ++i) c.op(0, Pipe::Fma, {1}, {1});  // issues 0, 4, 8, 12, 16
