@@ -1,4 +1,4 @@
-// More of Level 1 (swap, rot, iamin), Level 2 (ger) and Level 3 (syrk,
+// More of Level 1 (swap, rot, iamin), Level 2 (ger, symv, trsv) and Level 3 (syrk,
 // trsm) and the dgmm extension, S and D: the argument checks cuBLAS
 // documents, then kernels_more.cu's kernels on the handle's stream.
 #include <cstdint>
@@ -52,6 +52,36 @@ cublasStatus_t ger(cublasHandle_t h, int m, int n, const T* alpha, const T* x, i
   auto al = scalar(h, alpha);
   return from_cuda(launch_ger<T>(h->stream, m, n, al.value, al.dev, base(x, m, incx), incx, base(y, n, incy), incy, a,
                                  lda));
+}
+
+// symv: INVALID_VALUE for a bad fill mode, n < 0, lda < max(1, n), a zero
+// increment or a null scalar.
+template <typename T>
+cublasStatus_t symv(cublasHandle_t h, cublasFillMode_t uplo, int n, const T* alpha, const T* a, int lda, const T* x,
+                    int incx, const T* beta, T* y, int incy) {
+  if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
+  bool upper;
+  if (!fill_mode(uplo, upper) || n < 0 || !at_least(lda, n) || incx == 0 || incy == 0 || !alpha || !beta)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (n == 0) return CUBLAS_STATUS_SUCCESS;
+  auto al = scalar(h, alpha), be = scalar(h, beta);
+  return from_cuda(launch_symv<T>(h->stream, upper, n, al.value, al.dev, a, lda, base(x, n, incx), incx, be.value,
+                                  be.dev, base(y, n, incy), incy));
+}
+
+// trsv: INVALID_VALUE for a bad fill mode, operation or diagonal type,
+// n < 0, lda < max(1, n) or a zero increment.
+template <typename T>
+cublasStatus_t trsv(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n,
+                    const T* a, int lda, T* x, int incx) {
+  if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
+  bool upper, ok;
+  const bool t = transposed(trans, ok);
+  if (!fill_mode(uplo, upper) || !ok || (diag != CUBLAS_DIAG_UNIT && diag != CUBLAS_DIAG_NON_UNIT) || n < 0 ||
+      !at_least(lda, n) || incx == 0)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (n == 0) return CUBLAS_STATUS_SUCCESS;
+  return from_cuda(launch_trsv<T>(h->stream, upper, t, diag == CUBLAS_DIAG_UNIT, n, a, lda, base(x, n, incx), incx));
 }
 
 // dgmm: INVALID_VALUE for a bad side, m or n < 0, lda or ldc < max(1, m),
@@ -127,6 +157,14 @@ extern "C" {
   cublasStatus_t cublas##P##ger_v2(cublasHandle_t h, int m, int n, const T* alpha, const T* x, int incx,        \
                                    const T* y, int incy, T* a, int lda) {                                        \
     return sc::ger(h, m, n, alpha, x, incx, y, incy, a, lda);                                                    \
+  }                                                                                                              \
+  cublasStatus_t cublas##P##symv_v2(cublasHandle_t h, cublasFillMode_t uplo, int n, const T* alpha,         \
+                                    const T* a, int lda, const T* x, int incx, const T* beta, T* y, int incy) { \
+    return sc::symv(h, uplo, n, alpha, a, lda, x, incx, beta, y, incy);                                          \
+  }                                                                                                              \
+  cublasStatus_t cublas##P##trsv_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,           \
+                                    cublasDiagType_t diag, int n, const T* a, int lda, T* x, int incx) {        \
+    return sc::trsv(h, uplo, trans, diag, n, a, lda, x, incx);                                                   \
   }                                                                                                              \
   cublasStatus_t cublas##P##dgmm(cublasHandle_t h, cublasSideMode_t mode, int m, int n, const T* a, int lda,    \
                                  const T* x, int incx, T* c, int ldc) {                                          \

@@ -1,4 +1,4 @@
-// Kernels of swap, rot, ger, dgmm, syrk and trsm (kernels_more.h), compiled
+// Kernels of swap, rot, ger, symv, trsv, dgmm, syrk and trsm (kernels_more.h), compiled
 // by nvcc into softgpu cuBLAS's fatbinary like kernels.cu. Each element of
 // a result is computed by one thread in a fixed order (sums in increasing
 // k), so results do not depend on the launch shape.
@@ -50,6 +50,22 @@ __global__ void ger_kernel(int m, int n, T alpha, const T* alpha_dev, const T* x
   for (int64_t e = first_index(); e < int64_t(m) * n; e += grid_stride()) {
     const int64_t i = e % m, j = e / m;
     a[i + j * lda] = fma(al * x[i * incx], y[j * incy], a[i + j * lda]);
+  }
+}
+
+template <typename T>
+__global__ void symv_kernel(bool upper, int n, T alpha, const T* alpha_dev, const T* a, int64_t lda, const T* x,
+                            int64_t incx, T beta, const T* beta_dev, T* y, int64_t incy) {
+  const T al = value(alpha, alpha_dev), be = value(beta, beta_dev);
+  for (int64_t i = first_index(); i < n; i += grid_stride()) {
+    T sum = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      const bool stored = upper ? i <= j : i >= j;  // else its mirror is
+      sum = fma(stored ? a[i + j * lda] : a[j + i * lda], x[j * incx], sum);
+    }
+    T v = al * sum;
+    if (be != T(0)) v = fma(be, y[i * incy], v);
+    y[i * incy] = v;
   }
 }
 
@@ -114,8 +130,26 @@ __global__ void trsm_kernel(bool left, bool upper, bool trans, bool unit, int m,
   }
 }
 
+template <typename T>
+__global__ void trsv_kernel(bool upper, bool trans, bool unit, int n, const T* a, int64_t lda, T* x, int64_t incx) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) solve(x, incx, n, a, lda, upper, trans, unit, T(1));
+}
+
 }  // namespace
 
+template <typename T>
+cudaError_t launch_symv(cudaStream_t s, bool upper, int n, T alpha, const T* alpha_dev, const T* a, int64_t lda,
+                        const T* x, int64_t incx, T beta, const T* beta_dev, T* y, int64_t incy) {
+  symv_kernel<T><<<blocks_for(n), kThreads, 0, s>>>(upper, n, alpha, alpha_dev, a, lda, x, incx, beta, beta_dev, y,
+                                                    incy);
+  return cudaGetLastError();
+}
+template <typename T>
+cudaError_t launch_trsv(cudaStream_t s, bool upper, bool trans, bool unit, int n, const T* a, int64_t lda, T* x,
+                        int64_t incx) {
+  trsv_kernel<T><<<1, 32, 0, s>>>(upper, trans, unit, n, a, lda, x, incx);  // one substitution: one thread
+  return cudaGetLastError();
+}
 template <typename T>
 cudaError_t launch_swap(cudaStream_t s, int n, T* x, int64_t incx, T* y, int64_t incy) {
   swap_kernel<T><<<blocks_for(n), kThreads, 0, s>>>(n, x, incx, y, incy);
@@ -160,6 +194,9 @@ cudaError_t launch_trsm(cudaStream_t s, bool left, bool upper, bool trans, bool 
   template cudaError_t launch_rot<T>(cudaStream_t, int, T*, int64_t, T*, int64_t, T, const T*, T, const T*);     \
   template cudaError_t launch_ger<T>(cudaStream_t, int, int, T, const T*, const T*, int64_t, const T*, int64_t,   \
                                      T*, int64_t);                                                               \
+  template cudaError_t launch_symv<T>(cudaStream_t, bool, int, T, const T*, const T*, int64_t, const T*, int64_t, \
+                                      T, const T*, T*, int64_t);                                                 \
+  template cudaError_t launch_trsv<T>(cudaStream_t, bool, bool, bool, int, const T*, int64_t, T*, int64_t);       \
   template cudaError_t launch_dgmm<T>(cudaStream_t, bool, int, int, const T*, int64_t, const T*, int64_t, T*,    \
                                       int64_t);                                                                  \
   template cudaError_t launch_syrk<T>(cudaStream_t, bool, bool, int, int, T, const T*, const T*, int64_t, T,     \

@@ -1,14 +1,15 @@
-// swap, rot, iamin, ger, dgmm, syrk and trsm (S and D) against plain-loop
+// swap, rot, iamin, ger, symv, trsv, dgmm, syrk and trsm (S and D) against plain-loop
 // CPU references in double, over sizes 1, 17 and 129, every operation,
 // side, fill mode and diagonal type, leading dimensions above the rows
 // (the padding checked untouched), increments of either sign, host and
 // device pointer modes, beta = 0 over NaN (C never read); then the
 // documented statuses; and cublasSgemmEx (f16, bf16, f32 inputs, f32 C).
-// Run with one part: level1 | ger | dgmm | syrk | trsm | sgemmex.
+// Run with one part: level1 | ger | symv | trsv | dgmm | syrk | trsm | sgemmex.
 //
 // Tolerances, |got - ref| <= tol * scale: swap, dgmm exact; rot, ger (one
 // rounding or one fma per element) scale = the terms' magnitudes, tol 2u;
 // syrk scale = alpha sum_p |a_ip a_jp| + |beta c_ij|, tol = (k + 2) u;
+// symv likewise with n terms; trsv as trsm;
 // trsm (one substitution per vector, A diagonally dominant: its diagonal
 // len + 1, the rest in [-1, 1)) scale = max(1, max |x|), tol = 4 len u;
 // SgemmEx (inputs exact in their type, f32 accumulation) scale = alpha
@@ -46,6 +47,14 @@ template <typename T> struct Blas;
     static cublasStatus_t ger(cublasHandle_t h, int m, int n, const T* al, const T* x, int ix, const T* y,       \
                               int iy, T* a, int lda) {                                                            \
       return cublas##P##ger(h, m, n, al, x, ix, y, iy, a, lda);                                                   \
+    }                                                                                                             \
+    static cublasStatus_t symv(cublasHandle_t h, cublasFillMode_t f, int n, const T* al, const T* a, int lda,    \
+                               const T* x, int ix, const T* be, T* y, int iy) {                                   \
+      return cublas##P##symv(h, f, n, al, a, lda, x, ix, be, y, iy);                                              \
+    }                                                                                                             \
+    static cublasStatus_t trsv(cublasHandle_t h, cublasFillMode_t f, cublasOperation_t t, cublasDiagType_t d,    \
+                               int n, const T* a, int lda, T* x, int ix) {                                        \
+      return cublas##P##trsv(h, f, t, d, n, a, lda, x, ix);                                                       \
     }                                                                                                             \
     static cublasStatus_t dgmm(cublasHandle_t h, cublasSideMode_t s, int m, int n, const T* a, int lda,          \
                                const T* x, int ix, T* c, int ldc) {                                               \
@@ -165,6 +174,106 @@ static int ger(cublasHandle_t h, bool device) {
         CHECK(cudaFree(dy));
         CHECK(cudaFree(da));
       }
+  return 0;
+}
+
+template <typename T>
+static int symv(cublasHandle_t h, bool device) {
+  using B = Blas<T>;
+  for (int n : kSizes)
+    for (cublasFillMode_t uplo : {CUBLAS_FILL_MODE_LOWER, CUBLAS_FILL_MODE_UPPER})
+      for (int ix : {1, -2})
+        for (bool beta_zero : {false, true}) {
+          const int iy = ix == 1 ? -3 : 1, lda = n + 2;
+          const bool upper = uplo == CUBLAS_FILL_MODE_UPPER;
+          std::vector<T> a = random_vec<T>(size_t(lda) * n), x = random_vec<T>(span(n, ix)),
+                         y = random_vec<T>(span(n, iy));
+          for (int j = 0; j < n; ++j)  // the triangle not stored: NaN, never read
+            for (int i = 0; i < n; ++i)
+              if (upper ? i > j : i < j) a[i + long(j) * lda] = std::numeric_limits<T>::quiet_NaN();
+          std::vector<T> y_in = y;
+          if (beta_zero)
+            for (int i = 0; i < n; ++i) y_in[at(i, n, iy)] = std::numeric_limits<T>::quiet_NaN();
+          T *da, *dx, *dy;
+          if (upload(a, &da) || upload(x, &dx) || upload(y_in, &dy)) return 1;
+          Arg<T> alpha, beta;
+          const T al = (T)-0.75, be = beta_zero ? (T)0 : (T)1.25;
+          if (make_arg(alpha, al) || make_arg(beta, be)) return 1;
+          CHECK_BLAS(B::symv(h, uplo, n, alpha.get(device), da, lda, dx, ix, beta.get(device), dy, iy));
+          std::vector<T> got(y.size());
+          if (download(got, dy)) return 1;
+          std::vector<char> on(y.size(), 0);
+          for (int i = 0; i < n; ++i) {
+            const long yi = at(i, n, iy);
+            on[yi] = 1;
+            double ref = 0, mag = 0;
+            for (int j = 0; j < n; ++j) {
+              const bool stored = upper ? i <= j : i >= j;
+              const double t = double(stored ? a[i + long(j) * lda] : a[j + long(i) * lda]) * double(x[at(j, n, ix)]);
+              ref += t;
+              mag += std::fabs(t);
+            }
+            ref *= al;
+            mag *= std::fabs(al);
+            if (!beta_zero) { ref += be * double(y[yi]); mag += std::fabs(be * double(y[yi])); }
+            expect_near(got[yi], ref, (n + 2) * B::u * mag, "symv", i);
+          }
+          for (size_t e = 0; e < y.size(); ++e)
+            if (!on[e]) expect_near(got[e], y_in[e], 0, "symv off the stride", long(e));
+          CHECK(cudaFree(da));
+          CHECK(cudaFree(dx));
+          CHECK(cudaFree(dy));
+        }
+  return 0;
+}
+
+template <typename T>
+static int trsv(cublasHandle_t h) {
+  using B = Blas<T>;
+  for (int n : kSizes)
+    for (cublasFillMode_t uplo : {CUBLAS_FILL_MODE_LOWER, CUBLAS_FILL_MODE_UPPER})
+      for (cublasOperation_t op : {CUBLAS_OP_N, CUBLAS_OP_T})
+        for (cublasDiagType_t diag : {CUBLAS_DIAG_NON_UNIT, CUBLAS_DIAG_UNIT})
+          for (int ix : {1, -2}) {
+            const bool upper = uplo == CUBLAS_FILL_MODE_UPPER, tr = op != CUBLAS_OP_N, unit = diag == CUBLAS_DIAG_UNIT;
+            const int lda = n + 1;
+            std::vector<T> a = random_vec<T>(size_t(lda) * n), x = random_vec<T>(span(n, ix));
+            for (int i = 0; i < n; ++i) a[i + long(i) * lda] = unit ? std::numeric_limits<T>::quiet_NaN() : (T)(n + 1);
+            for (int j = 0; j < n; ++j)
+              for (int i = 0; i < n; ++i)
+                if (upper ? i > j : i < j) a[i + long(j) * lda] = std::numeric_limits<T>::quiet_NaN();
+            T *da, *dx;
+            if (upload(a, &da) || upload(x, &dx)) return 1;
+            CHECK_BLAS(B::trsv(h, uplo, op, diag, n, da, lda, dx, ix));
+            std::vector<T> got(x.size());
+            if (download(got, dx)) return 1;
+            // Reference: op(A) v = b by substitution in double.
+            auto opa = [&](int r, int c) -> double {
+              const int i = tr ? c : r, j = tr ? r : c;
+              if (i == j) return unit ? 1.0 : double(a[i + long(j) * lda]);
+              return (upper ? i > j : i < j) ? 0.0 : double(a[i + long(j) * lda]);
+            };
+            const bool lower = upper == tr;
+            std::vector<double> v(n);
+            for (int s2 = 0; s2 < n; ++s2) {
+              const int r = lower ? s2 : n - 1 - s2;
+              double acc = x[at(r, n, ix)];
+              for (int q = 0; q < n; ++q)
+                if (lower ? q < r : q > r) acc -= opa(r, q) * v[q];
+              v[r] = acc / opa(r, r);
+            }
+            double scale = 1;
+            for (double e : v) scale = std::max(scale, std::fabs(e));
+            std::vector<char> on(x.size(), 0);
+            for (int i = 0; i < n; ++i) {
+              on[at(i, n, ix)] = 1;
+              expect_near(got[at(i, n, ix)], v[i], 4.0 * n * B::u * scale, "trsv", i);
+            }
+            for (size_t e = 0; e < x.size(); ++e)
+              if (!on[e]) expect_near(got[e], x[e], 0, "trsv off the stride", long(e));
+            CHECK(cudaFree(da));
+            CHECK(cudaFree(dx));
+          }
   return 0;
 }
 
@@ -403,6 +512,10 @@ static int statuses(cublasHandle_t h) {
   EXPECT_STATUS(B::trsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, 2, 2, nullptr,
                         d, 2, d, 2),
                 CUBLAS_STATUS_INVALID_VALUE);
+  EXPECT_STATUS(B::symv(h, CUBLAS_FILL_MODE_LOWER, 4, &one, d, 3, d, 1, &one, d, 1), CUBLAS_STATUS_INVALID_VALUE);
+  EXPECT_STATUS(B::symv(h, CUBLAS_FILL_MODE_UPPER, 2, &one, d, 2, d, 1, &one, d, 0), CUBLAS_STATUS_INVALID_VALUE);
+  EXPECT_STATUS(B::trsv(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, 2, d, 2, d, 0),
+                CUBLAS_STATUS_INVALID_VALUE);
   EXPECT_STATUS(B::rot(nullptr, 2, d, 1, d, 1, &one, &one), CUBLAS_STATUS_NOT_INITIALIZED);
   EXPECT_STATUS(B::swap(h, 0, d, 1, d, 1), CUBLAS_STATUS_SUCCESS);
   int r = -1;
@@ -419,6 +532,8 @@ static int run_part(cublasHandle_t h, const std::string& part) {
     int rc = 0;
     if (part == "level1") rc = level1<T>(h, device);
     else if (part == "ger") rc = ger<T>(h, device);
+    else if (part == "symv") rc = symv<T>(h, device);
+    else if (part == "trsv") rc = device ? 0 : trsv<T>(h);  // trsv has no scalars
     else if (part == "dgmm") rc = device ? 0 : dgmm<T>(h);  // dgmm has no scalars
     else if (part == "syrk") rc = syrk<T>(h, device);
     else if (part == "trsm") rc = trsm<T>(h, device);
@@ -433,7 +548,7 @@ static int run_part(cublasHandle_t h, const std::string& part) {
 }
 
 int main(int argc, char** argv) {
-  if (argc != 2) { std::printf("usage: cublas_more level1|ger|dgmm|syrk|trsm|sgemmex\n"); return 2; }
+  if (argc != 2) { std::printf("usage: cublas_more level1|ger|symv|trsv|dgmm|syrk|trsm|sgemmex\n"); return 2; }
   cublasHandle_t h;
   CHECK_BLAS(cublasCreate(&h));
   if (int rc = run_part<float>(h, argv[1])) return rc;

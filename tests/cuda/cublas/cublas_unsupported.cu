@@ -1,5 +1,5 @@
-// A cuBLAS routine softgpu does not implement yet (cublasSsymv) returns
-// CUBLAS_STATUS_NOT_SUPPORTED, prints "softgpu cublas: cublasSsymv_v2 is not
+// A cuBLAS routine softgpu does not implement yet (cublasStrmv) returns
+// CUBLAS_STATUS_NOT_SUPPORTED, prints "softgpu cublas: cublasStrmv_v2 is not
 // implemented yet" on stderr once (the program captures its own stderr to
 // count), and leaves the library usable. softgpu-only: on a GPU it succeeds.
 #include <cublas_v2.h>
@@ -16,7 +16,6 @@ int main() {
   CHECK(cudaMalloc(&a, 16 * sizeof(float)));
   CHECK(cudaMalloc(&x, 4 * sizeof(float)));
   CHECK(cudaMalloc(&y, 4 * sizeof(float)));
-  const float one = 1.0f, zero = 0.0f;
 
   // stderr into a temporary file for the two calls.
   std::fflush(stderr);
@@ -24,8 +23,8 @@ int main() {
   REQUIRE(tmp, "tmpfile");
   int saved = dup(2);
   dup2(fileno(tmp), 2);
-  cublasStatus_t s1 = cublasSsymv(h, CUBLAS_FILL_MODE_LOWER, 4, &one, a, 4, x, 1, &zero, y, 1);
-  cublasStatus_t s2 = cublasSsymv(h, CUBLAS_FILL_MODE_UPPER, 4, &zero, a, 4, x, 1, &one, y, 1);
+  cublasStatus_t s1 = cublasStrmv(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, 4, a, 4, x, 1);
+  cublasStatus_t s2 = cublasStrmv(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, 4, a, 4, y, 1);
   std::fflush(stderr);
   dup2(saved, 2);
   close(saved);
@@ -36,7 +35,7 @@ int main() {
   std::fputs(text.c_str(), stderr);  // for the test's stderr check
 
   REQUIRE(s1 == CUBLAS_STATUS_NOT_SUPPORTED && s2 == CUBLAS_STATUS_NOT_SUPPORTED, "statuses %d %d", (int)s1, (int)s2);
-  const std::string line = "softgpu cublas: cublasSsymv_v2 is not implemented yet\n";
+  const std::string line = "softgpu cublas: cublasStrmv_v2 is not implemented yet\n";
   size_t first = text.find(line);
   REQUIRE(first != std::string::npos, "message missing, stderr was: %s", text.c_str());
   REQUIRE(text.find(line, first + 1) == std::string::npos, "message printed twice");

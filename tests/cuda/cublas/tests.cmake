@@ -11,7 +11,7 @@
 #   cublas_gemm_ex PART: GemmEx / GemmStridedBatchedEx / Hgemm for every
 #     implemented type combination (types), and the unsupported ones and
 #     invalid arguments (unsupported).
-#   cublas_more PART: swap/rot/iamin (level1), ger, dgmm, syrk, trsm, SgemmEx.
+#   cublas_more PART: swap/rot/iamin (level1), ger, symv, trsv, dgmm, syrk, trsm, SgemmEx.
 #   cublas_unsupported: an unimplemented routine returns NOT_SUPPORTED and
 #     says so once on stderr.
 #   cublas_tensor_core PART: the tensor-core gemm (tf32 incl. the exact-f32
@@ -30,7 +30,7 @@ if(TARGET cublas)
     cuda_test(cublas_${group} cublas_${group} STDOUT_REGEX "PASS cublas_${group}")
   endforeach()
   softgpu_cuda_program(cublas_more SOURCES cublas/cublas_more.cu FLAGS -lcublas)
-  foreach(part level1 ger dgmm syrk trsm sgemmex)
+  foreach(part level1 ger symv trsv dgmm syrk trsm sgemmex)
     cuda_test(cublas_more_${part} cublas_more ARGS ${part} STDOUT_REGEX "PASS cublas_more ${part}")
   endforeach()
   softgpu_cuda_program(cublas_gemm_ex SOURCES cublas/cublas_gemm_ex.cu FLAGS -lcublas)
@@ -38,7 +38,7 @@ if(TARGET cublas)
   cuda_test(cublas_gemm_ex_unsupported cublas_gemm_ex ARGS unsupported STDOUT_REGEX "PASS cublas_gemm_ex unsupported"
             STDERR_REGEX "softgpu cublas: cublasGemmEx: Atype CUDA_R_16F, Btype CUDA_R_16F, Ctype CUDA_R_64F with CUBLAS_COMPUTE_32F is not supported")
   cuda_test(cublas_unsupported cublas_unsupported STDOUT_REGEX "PASS cublas_unsupported"
-            STDERR_REGEX "softgpu cublas: cublasSsymv_v2 is not implemented yet")
+            STDERR_REGEX "softgpu cublas: cublasStrmv_v2 is not implemented yet")
   softgpu_cuda_program(cublas_tensor_core SOURCES cublas/cublas_tensor_core.cu FLAGS -lcublas)
   foreach(part tf32 half)
     cuda_test(cublas_tensor_core_${part} cublas_tensor_core ARGS ${part} STDOUT_REGEX "PASS cublas_tensor_core ${part}")
