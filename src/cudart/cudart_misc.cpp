@@ -39,17 +39,10 @@ Status peer_pair(int a, int b) {
 static_assert(sizeof(cudaLaunchAttributeValue) == 64, "the runtime keeps 64 bytes per stream attribute");
 
 namespace {
-bool valid_stream_attribute(cudaStreamAttrID attr, const cudaStreamAttrValue& v) {
+bool known_stream_attribute(cudaStreamAttrID attr) {
   switch (attr) {
-    case cudaStreamAttributeAccessPolicyWindow: {
-      const cudaAccessPolicyWindow& w = v.accessPolicyWindow;
-      auto prop = [](cudaAccessProperty p) {
-        return p == cudaAccessPropertyNormal || p == cudaAccessPropertyStreaming || p == cudaAccessPropertyPersisting;
-      };
-      return w.hitRatio >= 0.0f && w.hitRatio <= 1.0f && prop(w.hitProp) && prop(w.missProp);
-    }
+    case cudaStreamAttributeAccessPolicyWindow:
     case cudaStreamAttributeSynchronizationPolicy:
-      return v.syncPolicy >= cudaSyncPolicyAuto && v.syncPolicy <= cudaSyncPolicyBlockingSync;
     case cudaStreamAttributePriority:
     case cudaStreamAttributeMemSyncDomainMap:
     case cudaStreamAttributeMemSyncDomain:
@@ -57,6 +50,20 @@ bool valid_stream_attribute(cudaStreamAttrID attr, const cudaStreamAttrValue& v)
     default:
       return false;
   }
+}
+
+// A value cudaStreamSetAttribute accepts for a known attribute.
+bool valid_stream_attribute(cudaStreamAttrID attr, const cudaStreamAttrValue& v) {
+  if (attr == cudaStreamAttributeAccessPolicyWindow) {
+    const cudaAccessPolicyWindow& w = v.accessPolicyWindow;
+    auto prop = [](cudaAccessProperty p) {
+      return p == cudaAccessPropertyNormal || p == cudaAccessPropertyStreaming || p == cudaAccessPropertyPersisting;
+    };
+    return w.hitRatio >= 0.0f && w.hitRatio <= 1.0f && prop(w.hitProp) && prop(w.missProp);
+  }
+  if (attr == cudaStreamAttributeSynchronizationPolicy)
+    return v.syncPolicy >= cudaSyncPolicyAuto && v.syncPolicy <= cudaSyncPolicyBlockingSync;
+  return known_stream_attribute(attr);
 }
 }  // namespace
 
@@ -277,17 +284,11 @@ cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr, c
 
 cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr, cudaStreamAttrValue* value_out) {
   return call([&] {
-    if (!value_out) return Status::InvalidValue;
-    cudaStreamAttrValue probe{};
-    if (attr == cudaStreamAttributeSynchronizationPolicy) probe.syncPolicy = cudaSyncPolicyAuto;
-    if (!valid_stream_attribute(attr, probe)) return Status::InvalidValue;  // an unknown attribute
+    if (!value_out || !known_stream_attribute(attr)) return Status::InvalidValue;
     bool set = false;
-    cudaStreamAttrValue v{};
+    cudaStreamAttrValue v{};  // stays zero unless set
     if (Status s = rt().stream_get_attribute(stream, int(attr), &v, &set); s != Status::Success) return s;
-    if (!set) {
-      v = cudaStreamAttrValue{};
-      if (attr == cudaStreamAttributeSynchronizationPolicy) v.syncPolicy = cudaSyncPolicyAuto;
-    }
+    if (!set && attr == cudaStreamAttributeSynchronizationPolicy) v.syncPolicy = cudaSyncPolicyAuto;
     if (attr == cudaStreamAttributePriority)
       if (Status s = rt().stream_info(stream, nullptr, &v.priority); s != Status::Success) return s;
     *value_out = v;
