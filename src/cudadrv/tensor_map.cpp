@@ -2,7 +2,7 @@
 // the 128-byte CUtensorMap with softgpu's encoding (exec/tensor_map.h, through
 // cudart), which cp.async.bulk.tensor reads. Invalid arguments, as the
 // driver documents them, are CUDA_ERROR_INVALID_VALUE; valid ones softgpu
-// does not implement (interleaved layouts, packed sub-byte types, the 128B
+// does not implement (packed sub-byte types, the 128B
 // atom swizzles) CUDA_ERROR_NOT_SUPPORTED; either way the reason goes to
 // stderr. cuTensorMapEncodeIm2col likewise; cuTensorMapEncodeIm2colWide
 // (sm_100) stays a NOT_SUPPORTED stub.

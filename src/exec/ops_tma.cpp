@@ -8,7 +8,12 @@
 // The box at the coordinates (signed; elements outside the tensor read as
 // zero, or NaN with the map's NaN fill, and are not written), traversed with
 // the map's element strides, lies densely in shared memory, dimension 0
-// innermost, with the map's swizzle applied to the shared addresses. Like
+// innermost, with the map's swizzle applied to the shared addresses. In an
+// interleaved layout (CU_TENSOR_MAP_INTERLEAVE_16B/32B: NC/8HWC8, NC/16HWC16)
+// dimension 0 is the channel slice: each of the box's rows takes the next
+// multiple of 16 or 32 bytes (the rest zero) and dimension 0 may have a
+// traversal stride; softgpu's reading of the driver's description, not
+// checked on a GPU. Like
 // cp.async.bulk (exec/ops_async.cpp) each copy happens when the
 // instruction executes: a load completes its box's bytes on the mbarrier
 // (of every CTA in ctaMask when multicast), a store is complete before
@@ -124,29 +129,36 @@ void nan_fill(TmDataType t, std::byte* e) {
   std::memcpy(e, &v, tm_element_bytes(t));
 }
 
-// Visits the box row by row (all dimensions but 0): `row(global element
-// address of the row's first element or 0, first in-bounds element, end of
-// in-bounds elements, shared byte offset of the row)`. Returns false when
-// `row` does (a fault).
+// Visits the box's in-bounds elements as runs contiguous in global memory:
+// `run(global address, elements, shared byte offset in the box)`. A row
+// (all dimensions but 0) is one run of the elements of [c0, c0 + n0)
+// inside [0, dims[0]); with a traversal stride along dimension 0 (allowed
+// in interleaved layouts) each element is its own run. Rows lie
+// row_bytes() apart. Returns false when `run` does (a fault).
 template <class F>
-bool for_rows(const TensorMap& m, const int64_t c[kTensorMapMaxRank], F&& row) {
+bool for_runs(const TensorMap& m, const int64_t c[kTensorMapMaxRank], F&& run) {
   const uint32_t e = m.element_bytes();
-  const uint32_t n0 = m.box_elems(0);
-  // Dimension 0 has no element stride: [c0, c0 + n0) clipped to [0, dims[0]).
-  const int64_t lo = std::max<int64_t>(0, -c[0]), hi = std::clamp<int64_t>(int64_t(m.dims[0]) - c[0], 0, n0);
+  const uint32_t n0 = m.box_elems(0), s0 = m.elem_strides[0];
   uint32_t idx[kTensorMapMaxRank] = {};
   uint64_t soff = 0;
-  const uint64_t row_bytes = uint64_t(n0) * e;
   for (;;) {
-    bool in = lo < hi;
+    bool in = true;
     uint64_t g = m.global_address;
     for (uint32_t d = 1; d < m.rank && in; ++d) {
       const int64_t x = c[d] + int64_t(idx[d]) * m.elem_strides[d];
       in = x >= 0 && x < int64_t(m.dims[d]);
       g += uint64_t(x) * m.strides[d];
     }
-    if (!row(in ? g + uint64_t(c[0] + lo) * e : 0, in ? uint32_t(lo) : 0, in ? uint32_t(hi) : 0, soff)) return false;
-    soff += row_bytes;
+    if (in && s0 == 1) {
+      const int64_t lo = std::max<int64_t>(0, -c[0]), hi = std::clamp<int64_t>(int64_t(m.dims[0]) - c[0], 0, n0);
+      if (lo < hi && !run(g + uint64_t(c[0] + lo) * e, uint32_t(hi - lo), soff + uint64_t(lo) * e)) return false;
+    } else if (in) {
+      for (uint32_t i = 0; i < n0; ++i) {
+        const int64_t x = c[0] + int64_t(i) * s0;
+        if (x >= 0 && x < int64_t(m.dims[0]) && !run(g + uint64_t(x) * e, 1, soff + uint64_t(i) * e)) return false;
+      }
+    }
+    soff += m.row_bytes();
     uint32_t d = 1;
     for (; d < m.rank; ++d) {
       if (++idx[d] < m.box_elems(d)) break;
@@ -154,6 +166,16 @@ bool for_rows(const TensorMap& m, const int64_t c[kTensorMapMaxRank], F&& row) {
     }
     if (d >= m.rank) return true;
   }
+}
+
+// A loaded box before its elements arrive: zero, or with the map's NaN
+// fill every element slot NaN (an interleaved row's padding stays zero).
+void fill_box(const TensorMap& m, std::vector<std::byte>& box) {
+  box.assign(m.box_bytes(), std::byte{0});
+  if (!m.oob_nan) return;
+  const uint32_t e = m.element_bytes(), n = m.row_elems();
+  for (uint64_t row = 0; row < box.size(); row += m.row_bytes())
+    for (uint32_t i = 0; i < n; ++i) nan_fill(m.type, box.data() + row + uint64_t(i) * e);
 }
 
 // The shared byte at box offset `off` of a copy to/from `base`.
@@ -184,8 +206,8 @@ bool lane_offsets(Warp& w, const Operand& v, const TensorMap& m, uint32_t lane, 
 bool im2col_box(Warp& w, uint32_t lane, const TensorMap& m, const int64_t c[kTensorMapMaxRank],
                 const int64_t off[kTensorMapMaxRank - 2], std::vector<std::byte>& box) {
   const uint32_t e = m.element_bytes(), nc = m.channels_per_pixel, spatial = m.rank - 2, last = m.rank - 1;
-  const uint64_t row_bytes = uint64_t(nc) * e;
-  box.assign(m.box_bytes(), std::byte{0});
+  const uint64_t row_bytes = m.row_bytes();
+  fill_box(m, box);
   int64_t pos[kTensorMapMaxRank - 2], lo_edge[kTensorMapMaxRank - 2], hi_edge[kTensorMapMaxRank - 2];
   for (uint32_t s = 0; s < spatial; ++s) {
     lo_edge[s] = m.lower[s] + off[s];
@@ -203,9 +225,6 @@ bool im2col_box(Warp& w, uint32_t lane, const TensorMap& m, const int64_t c[kTen
       in = pos[s] >= 0 && pos[s] < int64_t(m.dims[s + 1]);
       g += uint64_t(pos[s]) * m.strides[s + 1];
     }
-    if (m.oob_nan)
-      for (int64_t i = 0; i < nc; ++i)
-        if (!in || i < lo || i >= hi) nan_fill(m.type, row + uint64_t(i) * e);
     if (in && !global_bytes(w, lane, g + uint64_t(c[0] + lo) * e, uint64_t(hi - lo) * e, row + uint64_t(lo) * e, false))
       return false;
     // The next pixel: along W, wrapping at the box's edge into H, D, then N.
@@ -251,12 +270,9 @@ void exec_tma_load(Warp& w, const Inst& in, uint32_t mask) {
       ok = im2col_box(w, l, *m, c, off, box);
     } else {
       const uint32_t e = m->element_bytes();
-      box.assign(m->box_bytes(), std::byte{0});
-      ok = for_rows(*m, c, [&](uint64_t g, uint32_t lo, uint32_t hi, uint64_t soff) {
-        if (m->oob_nan)
-          for (uint32_t i = 0; i < m->box_elems(0); ++i)
-            if (i < lo || i >= hi) nan_fill(m->type, box.data() + soff + uint64_t(i) * e);
-        return hi <= lo || global_bytes(w, l, g, uint64_t(hi - lo) * e, box.data() + soff + uint64_t(lo) * e, false);
+      fill_box(*m, box);
+      ok = for_runs(*m, c, [&](uint64_t g, uint32_t n, uint64_t soff) {
+        return global_bytes(w, l, g, uint64_t(n) * e, box.data() + soff, false);
       });
     }
     if (!ok) return;
@@ -350,18 +366,17 @@ void exec_tma_store(Warp& w, const Inst& in, uint32_t mask) {
       std::memcpy(box.data() + off, p, kChunk);
     }
     const uint32_t e = m->element_bytes();
-    for_rows(*m, c, [&](uint64_t g, uint32_t lo, uint32_t hi, uint64_t soff) {
-      if (hi <= lo) return true;
-      std::byte* from = box.data() + soff + uint64_t(lo) * e;
+    for_runs(*m, c, [&](uint64_t g, uint32_t n, uint64_t soff) {
+      std::byte* from = box.data() + soff;
       if constexpr (Reduce) {
-        for (uint32_t i = 0; i < hi - lo; ++i) {  // element by element, each atomic
+        for (uint32_t i = 0; i < n; ++i) {  // element by element, each atomic
           std::byte* dst = w.translate(Space::Global, g + uint64_t(i) * e, e, l, true);
           if (!dst) return false;
           reduce_element(Op, m->type, dst, from + uint64_t(i) * e);
         }
         return true;
       } else {
-        return global_bytes(w, l, g, uint64_t(hi - lo) * e, from, true);
+        return global_bytes(w, l, g, uint64_t(n) * e, from, true);
       }
     });
   });

@@ -58,10 +58,15 @@ uint32_t tm_element_bytes(TmDataType t) {
   }
 }
 
+uint64_t TensorMap::row_bytes() const {
+  const uint64_t slice = interleave == TmInterleave::B32 ? 32 : interleave == TmInterleave::B16 ? 16 : 1;
+  return (uint64_t(row_elems()) * element_bytes() + slice - 1) / slice * slice;
+}
+
 uint64_t TensorMap::box_bytes() const {
-  if (im2col) return uint64_t(element_bytes()) * channels_per_pixel * pixels_per_column;
-  uint64_t n = element_bytes();
-  for (uint32_t i = 0; i < rank; ++i) n *= box_elems(i);
+  if (im2col) return row_bytes() * pixels_per_column;
+  uint64_t n = row_bytes();
+  for (uint32_t i = 1; i < rank; ++i) n *= box_elems(i);
   return n;
 }
 
@@ -139,7 +144,6 @@ std::optional<std::string> encode_map(const TiledEncodeArgs& a, const Im2colEnco
     if (sw != TmSwizzle::None && inner > swizzle_span(sw))
       return fmt::format("the box's inner dimension ({} bytes) exceeds the {}-byte swizzle span", inner, swizzle_span(sw));
   }
-  if (il != TmInterleave::None) return no("interleaved layouts (CU_TENSOR_MAP_INTERLEAVE_16B/32B)");
   if (sw > TmSwizzle::B128) return no(fmt::format("swizzle mode {} (the 128B atom variants)", a.swizzle));
   if (a.global_address == 0) return "globalAddress is NULL";
 
@@ -196,7 +200,7 @@ std::optional<TensorMap> decode_tensor_map(const std::byte* bytes) {
   Packed p;
   std::memcpy(&p, bytes, sizeof p);
   if (p.magic != kMagic || p.rank == 0 || p.rank > kTensorMapMaxRank || p.type > uint8_t(TmDataType::TF32Ftz) ||
-      p.swizzle > uint8_t(TmSwizzle::B128) || p.interleave != 0)
+      p.swizzle > uint8_t(TmSwizzle::B128) || p.interleave > uint8_t(TmInterleave::B32))
     return std::nullopt;
   TensorMap m;
   m.type = TmDataType(p.type);

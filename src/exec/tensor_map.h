@@ -50,6 +50,14 @@ struct TensorMap {
   uint32_t element_bytes() const { return tm_element_bytes(type); }
   // Elements the box holds along dimension i (ceil(box / elementStride)).
   uint32_t box_elems(uint32_t i) const { return (box[i] + elem_strides[i] - 1) / elem_strides[i]; }
+  // Elements one shared-memory row holds: the box's dimension 0, or an
+  // im2col pixel's channels.
+  uint32_t row_elems() const { return im2col ? channels_per_pixel : box_elems(0); }
+  // Bytes one row takes in shared memory: its elements, rounded up to the
+  // 16- or 32-byte slice of an interleaved layout (NC/8HWC8, NC/16HWC16),
+  // the rest of the slice zero. Without interleave a row is a multiple of 16
+  // bytes already (encode checks it).
+  uint64_t row_bytes() const;
   // Bytes the box fills in shared memory (what a load's complete_tx counts).
   uint64_t box_bytes() const;
 };
@@ -69,7 +77,7 @@ struct TiledEncodeArgs {
 // Validates `a` as the driver documents and writes the map to `out`
 // (kTensorMapBytes); on a violation returns what is wrong and leaves `out`
 // alone. `unsupported` is set when the arguments are valid but name
-// something softgpu does not implement (interleaved layouts, packed types).
+// something softgpu does not implement (packed types, the 128B-atom swizzles).
 std::optional<std::string> encode_tiled(const TiledEncodeArgs& a, std::byte* out, bool* unsupported = nullptr);
 
 // cuTensorMapEncodeIm2col's arguments beyond the tiled ones (box_dim unused).

@@ -10,9 +10,13 @@
 //  - im2col loads: pixels walked from the coordinates plus the im2col
 //    offsets along W (traversal stride), wrapping into H and N at the pixel
 //    box's edges [lower + offset, extent + upper + offset), zero outside.
+//  - interleaved layouts (16- and 32-byte channel slices): each box row
+//    takes the next multiple of the slice in shared memory and dimension 0
+//    may have a traversal stride (softgpu's reading of the driver's
+//    description: checked here, so a GPU run confirms or refutes it).
 // DATA: the NaN fill's bit pattern (the driver says only "a special NaN"),
-// and an im2col start pixel off the traversal-stride grid (how the row wraps
-// is softgpu's reading).
+// an im2col start pixel off the traversal-stride grid (how the row wraps
+// is softgpu's reading), and the padding bytes of interleaved rows.
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
@@ -159,36 +163,43 @@ const CUtensorMapSwizzle kSwizzle[] = {CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP
                                        CU_TENSOR_MAP_SWIZZLE_128B};
 
 // A tile load of `box` (element strides `es`) at c, every element checked.
+// `il`: CU_TENSOR_MAP_INTERLEAVE_NONE, _16B or _32B.
 int tile_case(Conf& conf, const Tensor& t, const char* form, const uint32_t* box, const uint32_t* es, int swz,
-              bool nan_fill, const int64_t* c) {
+              bool nan_fill, const int64_t* c, int il = 0) {
   CUtensorMap map;
   cuuint64_t dims[5], strides[4];
   cuuint32_t b[5], e[5];
   for (int d = 0; d < t.rank; ++d) dims[d] = t.dims[d], b[d] = box[d], e[d] = es[d];
   for (int d = 1; d < t.rank; ++d) strides[d - 1] = t.stride(d);
   CUresult r = encode_tiled(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, t.rank, t.dev, dims, strides, b, e,
-                            CU_TENSOR_MAP_INTERLEAVE_NONE, kSwizzle[swz], CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                            CUtensorMapInterleave(il), kSwizzle[swz], CU_TENSOR_MAP_L2_PROMOTION_NONE,
                             nan_fill ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS) {
     std::fprintf(stderr, "FAIL %s: cuTensorMapEncodeTiled returned %d\n", form, int(r));
     return 1;
   }
-  uint32_t n[3] = {1, 1, 1};  // elements per dimension: ceil(box / stride), dimension 0 unstrided
-  for (int d = 0; d < t.rank; ++d) n[d] = d == 0 ? box[0] : (box[d] + es[d] - 1) / es[d];
-  const unsigned bytes = 4 * n[0] * n[1] * n[2];
+  // Elements per dimension: ceil(box / stride); dimension 0 is strided only when interleaved.
+  uint32_t n[3] = {1, 1, 1}, es0 = il ? es[0] : 1;
+  for (int d = 0; d < t.rank; ++d) n[d] = d == 0 ? (box[0] + es0 - 1) / es0 : (box[d] + es[d] - 1) / es[d];
+  const uint32_t slice = il == 2 ? 32 : il == 1 ? 16 : 1, row = (4 * n[0] + slice - 1) / slice * slice;
+  const unsigned bytes = row * n[1] * n[2];
   int args[8] = {int(c[0]), int(c[1]), int(c[2]), 0, 0, 0, 0, 0};
   std::vector<uint32_t> tile;
   if (load(map, args, t.rank, bytes, tile)) return 1;
   const uint64_t span = swz == 1 ? 32 : swz == 2 ? 64 : swz == 3 ? 128 : 0;
-  uint64_t o = 0;
   for (uint32_t i2 = 0; i2 < n[2]; ++i2)
     for (uint32_t i1 = 0; i1 < n[1]; ++i1)
-      for (uint32_t i0 = 0; i0 < n[0]; ++i0, o += 4) {
-        const int64_t x[3] = {c[0] + i0, c[1] + int64_t(i1) * es[1], c[2] + int64_t(i2) * es[2]};
+      for (uint32_t i0 = 0; i0 < row / 4; ++i0) {
+        const uint64_t o = (uint64_t(i2) * n[1] + i1) * row + i0 * 4;
+        const int64_t x[3] = {c[0] + int64_t(i0) * es0, c[1] + int64_t(i1) * es[1], c[2] + int64_t(i2) * es[2]};
         const uint32_t got = tile[swizzled(span, o) / 4];
         char in[96];
         std::snprintf(in, sizeof in, "c=%lld,%lld,%lld;e=%u,%u,%u", (long long)c[0], (long long)c[1], (long long)c[2],
                       i0, i1, i2);
+        if (i0 >= n[0]) {  // an interleaved row's padding
+          conf.data(std::string(form) + ":pad", in, got, 32);
+          continue;
+        }
         if (t.in(x)) {
           conf.bits(form, in, t.at(x), got, 32);
         } else if (nan_fill) {
@@ -334,6 +345,18 @@ int main(int argc, char** argv) {
   const uint32_t b3[3] = {12, 8, 6}, es3[3] = {1, 2, 3};
   const int64_t c3[3] = {8, 3, 2};
   err |= tile_case(conf, v, "tile:3d-f32-strided", b3, es3, 0, false, c3);
+  // Interleaved: 4 f32 channels in 16-byte slices, 5 in 32-byte slices (32B
+  // swizzle, as the driver requires), x W 13 x 6 rows; dimension-0 stride 2.
+  Tensor i16, i32;
+  i16.rank = 3, i16.dims[0] = 4, i16.dims[1] = 13, i16.dims[2] = 6, i16.pitch0 = 16;
+  i32.rank = 3, i32.dims[0] = 5, i32.dims[1] = 13, i32.dims[2] = 6, i32.pitch0 = 32;
+  if (make(i16, true) || make(i32, true)) return 1;
+  const uint32_t bi16[3] = {4, 8, 3}, bi32[3] = {5, 8, 3}, es0[3] = {2, 1, 1};
+  for (auto c : {std::array<int64_t, 3>{0, 0, 0}, {0, 9, 4}, {0, -3, -1}}) {
+    err |= tile_case(conf, i16, "tile:3d-f32-interleave16", bi16, one, 0, false, c.data(), 1);
+    err |= tile_case(conf, i16, "tile:3d-f32-interleave16-es2", bi16, es0, 0, false, c.data(), 1);
+    err |= tile_case(conf, i32, "tile:3d-f32-interleave32-swizzle32", bi32, one, 1, false, c.data(), 2);
+  }
   // Stores and reductions, clipped at the edges.
   Tensor s;
   s.rank = 2, s.dims[0] = 37, s.dims[1] = 29, s.pitch0 = 160;

@@ -189,13 +189,20 @@ struct Tensor {
   uint32_t box[3] = {1, 1, 1}, estr[3] = {1, 1, 1};
   TmSwizzle swizzle = TmSwizzle::None;
   uint32_t oob_fill = 0;
+  uint32_t interleave = 0;  // CU_TENSOR_MAP_INTERLEAVE_NONE / 16B / 32B
   std::vector<std::byte> host;
   std::byte* dev = nullptr;
   std::byte* map = nullptr;  // 128 bytes of device memory, 64-byte aligned
 
   uint64_t bytes() const { return strides[rank - 1] * dims[rank - 1]; }
   uint32_t n(uint32_t i) const { return (box[i] + estr[i] - 1) / estr[i]; }
-  uint64_t box_bytes() const { return uint64_t(esize) * n(0) * n(1) * n(2); }
+  // A row of the box in shared memory: its elements, padded to the
+  // interleave slice (16 or 32 bytes).
+  uint64_t row_bytes() const {
+    const uint64_t slice = interleave == 2 ? 32 : interleave == 1 ? 16 : 1;
+    return (uint64_t(esize) * n(0) + slice - 1) / slice * slice;
+  }
+  uint64_t box_bytes() const { return row_bytes() * n(1) * n(2); }
   std::optional<std::string> encode() {
     exec::TiledEncodeArgs a;
     a.data_type = dtype;
@@ -207,6 +214,7 @@ struct Tensor {
     a.element_strides = estr;
     a.swizzle = uint32_t(swizzle);
     a.oob_fill = oob_fill;
+    a.interleave = interleave;
     return exec::encode_tiled(a, map);
   }
 };
@@ -224,19 +232,20 @@ uint64_t swizzle_ref(TmSwizzle s, uint64_t off) {
 
 // The box's expected shared image (before swizzle): element bytes or fill.
 std::vector<std::byte> box_ref(const Tensor& t, const int64_t c[3], std::byte fill_byte, bool nan) {
-  std::vector<std::byte> out(t.box_bytes());
-  size_t o = 0;
+  std::vector<std::byte> out(t.box_bytes());  // an interleaved row's padding stays zero
   for (uint32_t b2 = 0; b2 < t.n(2); ++b2)
     for (uint32_t b1 = 0; b1 < t.n(1); ++b1)
-      for (uint32_t b0 = 0; b0 < t.n(0); ++b0, o += t.esize) {
-        const int64_t g[3] = {c[0] + b0, c[1] + int64_t(b1) * t.estr[1], c[2] + int64_t(b2) * t.estr[2]};
+      for (uint32_t b0 = 0; b0 < t.n(0); ++b0) {
+        const size_t o = (b2 * t.n(1) + b1) * t.row_bytes() + b0 * t.esize;
+        const int64_t g[3] = {c[0] + int64_t(b0) * t.estr[0], c[1] + int64_t(b1) * t.estr[1],
+                              c[2] + int64_t(b2) * t.estr[2]};
         bool in = true;
         for (int d = 0; d < 3; ++d) in = in && g[d] >= 0 && g[d] < int64_t(t.dims[d]);
         if (in) {
           std::memcpy(&out[o], &t.host[g[0] * t.strides[0] + g[1] * t.strides[1] + g[2] * t.strides[2]], t.esize);
         } else if (nan) {
-          const uint32_t q = 0x7fffffff;
-          std::memcpy(&out[o], &q, 4);
+          const uint64_t q = t.esize == 2 ? 0x7fff : 0x7fffffff;
+          std::memcpy(&out[o], &q, t.esize);
         } else {
           std::memset(&out[o], int(fill_byte), t.esize);
         }
@@ -366,6 +375,71 @@ TEST_F(Tma, MulticastLoadsBothCtasOfTheCluster) {
     for (uint64_t o = 0; o < want.size(); ++o) ASSERT_EQ(out[rank * 16384 + o], want[o]) << "CTA " << rank << " byte " << o;
 }
 
+// Interleaved layouts: NC/8HWC8 (f16, 16-byte slices) with full and partial
+// slices and a traversal stride along the channels, NC/16HWC16-like f32
+// 32-byte slices with the 32-byte swizzle they require, and NaN fill of a
+// partial slice whose padding stays zero.
+TEST_F(Tma, LoadInterleavedLayouts) {
+  struct Case {
+    const char* what;
+    uint32_t interleave, dtype, esize, c8, box0, estr0;
+    TmSwizzle sw;
+    uint32_t nan;
+  };
+  for (const Case& k : {Case{"16B, full f16 slices", 1, 6, 2, 8, 8, 1, TmSwizzle::None, 0},
+                        Case{"16B, 6 of 8 channels", 1, 6, 2, 6, 6, 1, TmSwizzle::None, 0},
+                        Case{"16B, every other channel", 1, 6, 2, 8, 8, 2, TmSwizzle::None, 0},
+                        Case{"16B, 128B swizzle", 1, 6, 2, 8, 8, 1, TmSwizzle::B128, 0},
+                        Case{"32B, f32 slices, 32B swizzle", 2, 7, 4, 8, 8, 1, TmSwizzle::B32, 0},
+                        Case{"32B, 5 channels with NaN fill", 2, 7, 4, 5, 6, 1, TmSwizzle::B32, 1}}) {
+    SCOPED_TRACE(k.what);
+    Tensor t;  // slice x W x (H * C/slice); each pixel's slice 16 or 32 bytes apart
+    t.dtype = k.dtype, t.esize = k.esize, t.interleave = k.interleave, t.swizzle = k.sw, t.oob_fill = k.nan;
+    const uint32_t slice = k.interleave == 2 ? 32 : 16;
+    t.dims[0] = k.c8, t.dims[1] = 13, t.dims[2] = 6;
+    t.strides[0] = k.esize, t.strides[1] = slice, t.strides[2] = slice * 13;
+    t.box[0] = k.box0, t.box[1] = 8, t.box[2] = 3;
+    t.estr[0] = k.estr0;
+    make(t);
+    for (auto c : {std::array<int64_t, 3>{0, 0, 0}, {0, 9, 4}, {0, -3, -1}}) {
+      SCOPED_TRACE(testing::Message() << "coords " << c[1] << "," << c[2]);
+      check_load(t, c.data());
+    }
+  }
+}
+
+TEST_F(Tma, StoreInterleavedSkipsThePadding) {
+  Tensor t;  // 6 f32 channels in 32-byte slices x 5 pixels x 2 rows; box 6 x 4 x 2 at (0, 2, 0)
+  t.interleave = 2, t.swizzle = TmSwizzle::B32;
+  t.dims[0] = 6, t.dims[1] = 5, t.dims[2] = 2;
+  t.strides[1] = 32, t.strides[2] = 160;
+  t.box[0] = 6, t.box[1] = 4, t.box[2] = 2;
+  make(t);
+  std::vector<float> tile(4096);  // the shared image, swizzled as the map says
+  for (size_t i = 0; i < tile.size(); ++i) tile[i] = float(i) + 0.25f;
+  auto* in = d.alloc<float>(4096);
+  std::memcpy(in, tile.data(), tile.size() * 4);
+  std::vector<std::byte> before(t.host);
+  const auto cfg = d.config("store3d", {1, 1, 1}, {32, 1, 1}, reinterpret_cast<uint64_t>(t.map), 0u, 2u, 0u,
+                            reinterpret_cast<uint64_t>(in), 0u);
+  auto r = d.launch("store3d", cfg, {});
+  ASSERT_EQ(r.status, Status::Success) << msg(r);
+  for (uint32_t z = 0; z < 2; ++z)
+    for (uint32_t x = 0; x < 5; ++x)
+      for (uint32_t ch = 0; ch < 8; ++ch) {  // the slice's 8 floats: 6 channels, 2 padding
+        const uint64_t g = z * 160 + x * 32 + ch * 4;
+        float got, want;
+        std::memcpy(&got, t.dev + g, 4);
+        if (x >= 2 && ch < 6) {  // in the box: row (z, x - 2), shared byte swizzled
+          const uint64_t box_off = ((z * 4) + (x - 2)) * 32 + ch * 4;
+          std::memcpy(&want, reinterpret_cast<const std::byte*>(tile.data()) + swizzle_ref(TmSwizzle::B32, box_off), 4);
+        } else {
+          std::memcpy(&want, before.data() + g, 4);
+        }
+        ASSERT_EQ(std::memcmp(&got, &want, 4), 0) << "pixel " << x << " row " << z << " channel " << ch;
+      }
+}
+
 TEST_F(Tma, BadMapsAndCoordinatesFaultTheLaunch) {
   Tensor t;
   t.dims[0] = 16, t.dims[1] = 4;
@@ -430,9 +504,29 @@ TEST(TensorMapEncode, RejectsWhatTheDriverDocumentsAsInvalid) {
   uint64_t d3[3] = {64, 64, 4}, s3[2] = {256, 256 * 64};
   uint32_t b3[3] = {32, 16, 1}, e3[3] = {1, 1, 1};
   a.global_dim = d3, a.global_strides = s3, a.box_dim = b3, a.element_strides = e3;
-  a.interleave = 1;
+  a.interleave = 1;  // interleaved: the box's inner dimension need not be whole 16-byte chunks
+  uint32_t b3i[3] = {6, 16, 1};
+  a.box_dim = b3i;
+  EXPECT_FALSE(exec::encode_tiled(a, map, &unsupported));
+  EXPECT_FALSE(unsupported);
+  a.interleave = 2;  // 32-byte slices need the 32-byte swizzle and 32-byte strides
+  auto e = exec::encode_tiled(a, map);
+  ASSERT_TRUE(e);
+  EXPECT_NE(e->find("interleave 32B needs swizzle 32B"), std::string::npos) << *e;
+  a.swizzle = 1;
+  uint64_t s3b[2] = {272, 272 * 64};
+  a.global_strides = s3b;
+  e = exec::encode_tiled(a, map);
+  ASSERT_TRUE(e);
+  EXPECT_NE(e->find("not a multiple of 32"), std::string::npos) << *e;
+  a.interleave = 0, a.swizzle = 4;  // the 128B-atom swizzles (sm_100): valid, not implemented
+  a.box_dim = b3, a.global_strides = s3;
   EXPECT_TRUE(exec::encode_tiled(a, map, &unsupported));
   EXPECT_TRUE(unsupported);
+  a.swizzle = 0, a.interleave = 1, a.rank = 2;
+  e = exec::encode_tiled(a, map);
+  ASSERT_TRUE(e);
+  EXPECT_NE(e->find("needs tensorRank >= 3"), std::string::npos) << *e;
   EXPECT_FALSE(exec::decode_tensor_map(reinterpret_cast<const std::byte*>("not a tensor map, not a tensor map, "
                                                                             "not a tensor map, not a tensor map, "
                                                                             "not a tensor map, not a tensor map, "
