@@ -1,4 +1,5 @@
-// Scalar ld/st of 4 and 8 bytes, shared and global. The lanes' addresses
+// Scalar ld/st of 1, 2, 4 and 8 bytes, shared and global (narrow loads
+// sign- or zero-extended by type, as the handler's extend() does). The lanes' addresses
 // are first matched against the patterns of tiled kernels, by half warp
 // (patterned_access: consecutive elements, or a load's broadcast), checked
 // with a few scalar compares; any other pattern checks every active lane
@@ -28,7 +29,7 @@ using OK = program::Operand::Kind;
 bool Emitter::lower_shared(const Inst& in) {
   if (in.m.space != ptx::Space::Shared || in.m.vec != 1 || !cur_fn_) return false;
   const LaneType t = lane_type(in.type);
-  if (!t.valid || (t.bits != 32 && t.bits != 64)) return false;
+  if (!t.valid) return false;
   for (const std::string& m : in.raw_mods)
     if (m != ".shared" && m != ".volatile" && m != program::type_name(in.type)) return false;
   const bool is_st = in.op == Opcode::St;
@@ -148,14 +149,11 @@ void Emitter::patterned_access(const Inst& in, Value* base, int64_t imm, bool sh
   const uint32_t size = t.bits / 8;
   const bool is_st = in.op == Opcode::St;
   const uint32_t half = exec::kWarpSize / 2;
-  auto* v64 = FixedVectorType::get(i64_, exec::kWarpSize);
   llvm::Type* et = B.getIntNTy(t.bits);
   Value* mv = mask_vec();
   auto ptr = [&](Value* a) { return shared ? B.CreateGEP(i8_, shared_, a) : B.CreateIntToPtr(a, ptr_); };
-  auto extend = [&](Value* r) {
-    if (t.bits == 32) r = in.type == Type::S32 ? B.CreateSExt(r, v64) : B.CreateZExt(r, v64);
-    return r;
-  };
+  // Loaded as integers of t's width; widen() extends them by t's sign (exec_ld's extend()).
+  auto extend = [&](Value* r) { return widen(r, t); };
   Value* i0 = first_lane(0);
   Value* i1 = first_lane(1);
   Value* imm64 = B.getInt64(uint64_t(imm));
@@ -203,7 +201,7 @@ void Emitter::patterned_access(const Inst& in, Value* base, int64_t imm, bool sh
   auto* ht = FixedVectorType::get(et, half);
   if (is_st) {
     Value* bits = src_bits(in.o[1]);
-    if (t.bits == 32) bits = B.CreateTrunc(bits, FixedVectorType::get(et, exec::kWarpSize));
+    if (t.bits < 64) bits = B.CreateTrunc(bits, FixedVectorType::get(et, exec::kWarpSize));
     B.CreateMaskedStore(B.CreateShuffleVector(bits, lo_idx), ptr(s0), Align(size), m0);
     B.CreateMaskedStore(B.CreateShuffleVector(bits, hi_idx), ptr(s1), Align(size), m1);
   } else {
@@ -221,19 +219,16 @@ void Emitter::patterned_access(const Inst& in, Value* base, int64_t imm, bool sh
 void Emitter::memory_access(const Inst& in, Value* addr, Value* mv, Value* host_base) {
   const LaneType t = lane_type(in.type);
   const uint32_t size = t.bits / 8;
-  auto* v64 = FixedVectorType::get(i64_, exec::kWarpSize);
   auto* vt = FixedVectorType::get(B.getIntNTy(t.bits), exec::kWarpSize);
   Value* ptrs = host_base ? B.CreateGEP(i8_, host_base, addr)
                           : B.CreateIntToPtr(addr, FixedVectorType::get(ptr_, exec::kWarpSize));
   if (in.op == Opcode::St) {
     Value* bits = src_bits(in.o[1]);
-    if (t.bits == 32) bits = B.CreateTrunc(bits, vt);
+    if (t.bits < 64) bits = B.CreateTrunc(bits, vt);
     B.CreateMaskedScatter(bits, ptrs, Align(size), mv);
     return;
   }
-  Value* r = B.CreateMaskedGather(vt, ptrs, Align(size), mv);
-  if (t.bits == 32) r = in.type == Type::S32 ? B.CreateSExt(r, v64) : B.CreateZExt(r, v64);
-  store_bits(in.o[0], r);
+  store_bits(in.o[0], widen(B.CreateMaskedGather(vt, ptrs, Align(size), mv), t));
 }
 
 // ld.param of a kernel parameter at a constant offset inside the
@@ -257,12 +252,12 @@ bool Emitter::lower_param(const Inst& in) {
   return true;
 }
 
-// Modifiers a global ld/st may carry without changing what it does here:
+// Modifiers a global ld/st (or ld.const) may carry without changing what it does here:
 // cache operators, eviction hints and the memory model's weak/relaxed
 // forms (execution is sequentially consistent per access); the vector
 // widths (m.vec says which).
 bool plain_global_mods(const Inst& in) {
-  static const std::string_view ok[] = {".global", ".nc", ".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt", ".v2", ".v4",
+  static const std::string_view ok[] = {".global", ".const", ".nc", ".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt", ".v2", ".v4",
                                         ".volatile", ".weak", ".relaxed", ".cta", ".gpu", ".sys",
                                         ".L1::evict_normal", ".L1::evict_unchanged", ".L1::evict_first",
                                         ".L1::evict_last", ".L1::no_allocate", ".L2::64B", ".L2::128B", ".L2::256B"};
@@ -271,21 +266,28 @@ bool plain_global_mods(const Inst& in) {
   return true;
 }
 
+// ld.const reads global memory through the same checks (constant banks
+// are global allocations, read-only to the other spaces' stores), so it
+// lowers as a global load; an address without a register (a __constant__
+// symbol plus an offset) is the same for every lane.
 bool Emitter::lower_global(const Inst& in) {
-  if ((in.m.space != ptx::Space::Global && in.m.space != ptx::Space::Generic) || in.m.vec != 1 || !cur_fn_)
+  const bool is_const = in.m.space == ptx::Space::Const && in.op == Opcode::Ld;
+  if ((in.m.space != ptx::Space::Global && in.m.space != ptx::Space::Generic && !is_const) || in.m.vec != 1 || !cur_fn_)
     return false;
   const LaneType t = lane_type(in.type);
-  if (!t.valid || (t.bits != 32 && t.bits != 64) || !plain_global_mods(in)) return false;
+  if (!t.valid || !plain_global_mods(in)) return false;
   const bool is_st = in.op == Opcode::St;
   const auto& a = in.o[is_st ? 0 : 1];
   const auto& v = in.o[is_st ? 1 : 0];
-  if (in.nops != 2 || a.kind != OK::Addr || a.addr_kind != program::Operand::AddrKind::Plain || a.reg == program::kNoReg)
+  if (in.nops != 2 || a.kind != OK::Addr || a.addr_kind != program::Operand::AddrKind::Plain ||
+      (a.reg == program::kNoReg && !is_const))
     return false;
   if (is_st ? !(v.kind == OK::Reg || v.kind == OK::Imm) : v.kind != OK::Reg) return false;
 
   const uint32_t size = t.bits / 8;
   auto* v64 = FixedVectorType::get(i64_, exec::kWarpSize);
-  Value* base = B.CreateAlignedLoad(v64, row(a.reg), MaybeAlign(8));
+  Value* base = a.reg == program::kNoReg ? static_cast<Value*>(Constant::getNullValue(v64))
+                                         : B.CreateAlignedLoad(v64, row(a.reg), MaybeAlign(8));
   Value* mv = mask_vec();
   BasicBlock* lanes = BasicBlock::Create(C, "global_lanes", fn_);
   BasicBlock* check = BasicBlock::Create(C, "global_range", fn_);

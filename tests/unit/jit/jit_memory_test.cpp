@@ -1,5 +1,5 @@
 // The JIT's memory paths (src/jit/lower_mem.cpp, lower_vec.cpp) against the
-// handlers: ld/st.shared and ld/st.global, scalar and .v2/.v4, at the lane
+// handlers: ld/st.shared, ld/st.global and ld.const, scalar (1 to 8 bytes) and .v2/.v4, at the lane
 // addresses of tiled kernels
 // (consecutive, two half-warp runs apart, overlapping or swapped, a
 // broadcast, a broadcast per half warp) and at others (gaps, reversed, one
@@ -124,17 +124,31 @@ void check_access(const Inst& in, const Pattern& p, bool global, uint32_t guard,
 }
 
 void check_space(ptx::Space space) {
-  for (Type t : {Type::U32, Type::S32, Type::F64})
+  const bool global = space != ptx::Space::Shared;  // ld.const reads global memory
+  for (Type t : {Type::U8, Type::S8, Type::U16, Type::S16, Type::U32, Type::S32, Type::F64})
     for (bool st : {false, true})
       for (int64_t imm : {0, 8}) {
+        if (st && space == ptx::Space::Const) continue;
         Inst in = st ? make(Opcode::St, t, {addr(3, imm), R(1)}) : make(Opcode::Ld, t, {R(0), addr(3, imm)});
         in.m.space = space;
+        EXPECT_TRUE(lowered(in)) << "not lowered: " << in.text();
         for (const Pattern& p : kPatterns) {
-          check_access(in, p, space == ptx::Space::Global, 0);
+          check_access(in, p, global, 0);
           for (uint32_t guard : {0x0000ffffu, 0xffff0000u, 0x00ff0f01u, 0xffffffffu})
-            check_access(guarded(in, 5, false), p, space == ptx::Space::Global, guard);
+            check_access(guarded(in, 5, false), p, global, guard);
         }
       }
+  if (space != ptx::Space::Const) return;
+  // A __constant__ symbol plus an offset: no address register, one address
+  // for every lane (inside the buffer, then past its chunk: a fault).
+  for (uint64_t at : {uint64_t(72), global_buffer().end})
+    for (Type t : {Type::U16, Type::F64}) {
+      Inst in = make(Opcode::Ld, t, {R(0), addr(program::kNoReg, int64_t(global_buffer().base + at))});
+      in.m.space = space;
+      EXPECT_TRUE(lowered(in)) << "not lowered: " << in.text();
+      check_access(in, kPatterns[0], true, 0);
+      check_access(guarded(in, 5, false), kPatterns[0], true, 0x00ff0f01u);
+    }
 }
 
 Operand vec(uint32_t n) {
@@ -171,5 +185,6 @@ void check_vectors(ptx::Space space) {
 
 TEST(JitDiff, SharedAccessPatterns) { check_space(ptx::Space::Shared); }
 TEST(JitDiff, GlobalAccessPatterns) { check_space(ptx::Space::Global); }
+TEST(JitDiff, ConstLoadPatterns) { check_space(ptx::Space::Const); }
 TEST(JitDiff, SharedVectorAccessPatterns) { check_vectors(ptx::Space::Shared); }
 TEST(JitDiff, GlobalVectorAccessPatterns) { check_vectors(ptx::Space::Global); }
