@@ -1,6 +1,6 @@
 // Functional-execution speed: warp instructions per second on the kernels of
 // data/bench_kernels.cu (ALU-bound, triad, tiled SGEMM, five-point stencil,
-// reduction with atomics), with 1 and 2 host threads, beside the same
+// reduction with atomics, GELU, 8-bit convolution), with 1 and 2 host threads, beside the same
 // algorithms compiled natively with -O3 (native.cpp).
 #include <benchmark/benchmark.h>
 
@@ -291,6 +291,55 @@ void BM_Gelu(benchmark::State& state) {
 }
 BENCHMARK(BM_Gelu)->Apply(sim_args)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// 3x3 convolution of a 2048 x 1024 8-bit image, the filter in constant
+// memory (16 x 16 blocks): byte loads and stores, ld.const, clamped indices.
+constexpr int kConvW = 2048, kConvH = 1024;
+constexpr float kConvFilter[9] = {0.0625f, 0.125f, 0.0625f, 0.125f, 0.25f, 0.125f, 0.0625f, 0.125f, 0.0625f};
+struct Conv {
+  std::vector<unsigned char> in = std::vector<unsigned char>(size_t(kConvW) * kConvH);
+  std::vector<unsigned char> want = std::vector<unsigned char>(size_t(kConvW) * kConvH);
+  Conv() {
+    for (size_t i = 0; i < in.size(); ++i) in[i] = (unsigned char)((i * 2654435761u) >> 24);
+    native_conv3x3_u8(in.data(), want.data(), kConvW, kConvH, kConvFilter);
+  }
+};
+const Conv& conv() {
+  static Conv c;
+  return c;
+}
+
+// Device bytes holding `v` (written as cudaMemcpy would), or null.
+void* upload_bytes(const void* v, size_t n, void* d = nullptr) {
+  if (!d) d = loaded().alloc(n);
+  if (loaded().mem.prepare_write(d, n, "bench upload", nullptr) != Status::Success) return nullptr;
+  std::memcpy(d, v, n);
+  return d;
+}
+
+void BM_ConvU8(benchmark::State& state) {
+  if (!loaded().prog) { state.SkipWithError("PTX did not load"); return; }
+  const auto f = exec::find_variable(*loaded().prog, "c_filter");
+  if (!f || !upload_bytes(kConvFilter, sizeof kConvFilter, reinterpret_cast<void*>(f->address.value))) {
+    state.SkipWithError("no c_filter");
+    return;
+  }
+  static void* in = upload_bytes(conv().in.data(), conv().in.size());
+  static auto* out = static_cast<unsigned char*>(loaded().alloc(conv().in.size()));
+  if (!in || !upload_bytes(std::vector<unsigned char>(conv().in.size()).data(), conv().in.size(), out)) {
+    state.SkipWithError("upload failed");
+    return;
+  }
+  auto cfg = config("conv3x3_u8", Dim3{kConvW / 16, kConvH / 16}, Dim3{16, 16}, in, out, kConvW, kConvH);
+  if (!run(state, "conv3x3_u8", cfg)) return;
+  // The simulated kernel fuses each multiply-add (fma.rn): a sum within an
+  // ulp of the native one may round to the next byte.
+  int err = 0;
+  for (size_t i = 0; i < conv().want.size(); ++i) err = std::max(err, std::abs(int(out[i]) - int(conv().want[i])));
+  state.counters["max_abs_err"] = err;
+  if (err > 1) state.SkipWithError("simulated result differs from the native one");
+}
+BENCHMARK(BM_ConvU8)->Apply(sim_args)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 // The same kernels under the timing model (H100): args {host threads,
 // sampled = 1 / full = 2}. warp_inst_per_s counts the launch's executed
 // warp instructions, so the ratio to the plain run is the cost of timing.
@@ -429,6 +478,15 @@ void BM_NativeGelu(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_NativeGelu)->Unit(benchmark::kMillisecond);
+
+void BM_NativeConvU8(benchmark::State& state) {
+  std::vector<unsigned char> out(conv().in.size());
+  for (auto _ : state) {
+    native_conv3x3_u8(conv().in.data(), out.data(), kConvW, kConvH, kConvFilter);
+    benchmark::DoNotOptimize(out.data());
+  }
+}
+BENCHMARK(BM_NativeConvU8)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

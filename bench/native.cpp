@@ -1,5 +1,6 @@
 #include "native.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace softgpu::bench {
@@ -43,6 +44,24 @@ void native_gelu_quant(const float* __restrict in, float* __restrict out, int n,
     const float e = std::exp2(-2.4554669f * x);
     const float g = x * (1.0f / (1.0f + e));
     out[i] = float(int(std::nearbyint(g * 127.0f))) * (1.0f / 127.0f);
+  }
+}
+
+void native_conv3x3_u8(const unsigned char* __restrict in, unsigned char* __restrict out, int w, int h,
+                       const float filter[9]) {
+  auto px = [&](int x, int y) { return float(in[std::clamp(y, 0, h - 1) * w + std::clamp(x, 0, w - 1)]); };
+  for (int y = 0; y < h; ++y) {
+    const bool edge_row = y == 0 || y == h - 1;
+    for (int x = 0; x < w; ++x) {
+      float s = 0.f;
+      if (edge_row || x == 0 || x == w - 1) {
+        for (int k = 0; k < 9; ++k) s += filter[k] * px(x + k % 3 - 1, y + k / 3 - 1);
+      } else {
+        const unsigned char* r = in + (y - 1) * w + x - 1;
+        for (int k = 0; k < 9; ++k) s += filter[k] * float(r[(k / 3) * w + k % 3]);
+      }
+      out[y * w + x] = (unsigned char)std::min(std::max(s + 0.5f, 0.f), 255.f);
+    }
   }
 }
 

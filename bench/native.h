@@ -16,5 +16,7 @@ void native_stencil5(const float* in, float* out, int nx, int ny);
 float native_sum(const float* in, size_t n);
 // gelu_quant of bench_kernels.cu: out[i] from in[i], rows of `cols`.
 void native_gelu_quant(const float* in, float* out, int n, unsigned cols);
+// conv3x3_u8 of bench_kernels.cu: a w x h 8-bit image, edges clamped.
+void native_conv3x3_u8(const unsigned char* in, unsigned char* out, int w, int h, const float filter[9]);
 
 }  // namespace softgpu::bench

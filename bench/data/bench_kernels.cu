@@ -70,3 +70,18 @@ extern "C" __global__ void gelu_quant(const float* in, float* out, int n, unsign
   int q = __float2int_rn(g * 127.0f);  // cvt.rni.s32.f32
   out[i] = float(q) * (1.0f / 127.0f);
 }
+
+// 3x3 convolution of an 8-bit image with a filter in constant memory (edges
+// clamped): byte loads and stores and ld.const, the forms of image kernels.
+__constant__ float c_filter[9];
+extern "C" __global__ void conv3x3_u8(const unsigned char* in, unsigned char* out, int w, int h) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= w || y >= h) return;
+  float s = 0.f;
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx) {
+      int xx = min(max(x + dx, 0), w - 1), yy = min(max(y + dy, 0), h - 1);
+      s += c_filter[(dy + 1) * 3 + dx + 1] * float(in[yy * w + xx]);
+    }
+  out[y * w + x] = (unsigned char)fminf(fmaxf(s + 0.5f, 0.f), 255.f);
+}

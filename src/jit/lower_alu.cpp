@@ -318,13 +318,13 @@ bool Emitter::lower_float(const Inst& in) {
 }
 
 // cvt between integer types (truncate or extend by the source's sign, no
-// .sat) and cvt.rn.f32/f64 from 32/64-bit integers.
+// .sat) and cvt.rn.f32/f64 from 8- to 64-bit integers.
 bool Emitter::lower_cvt(const Inst& in) {
   const LaneType d = lane_type(in.type), s = lane_type(in.type2);
   if (!d.valid || !s.valid || in.nops != 2 || in.o[0].kind != OK::Reg || !plain_source(in.o[1])) return false;
   if (in.m.sat || in.m.ftz || !only_mods(in, {".rn"})) return false;
   const bool int_int = is_int(d) && is_int(s);
-  const bool int_float = is_float(d) && is_int(s) && s.bits >= 32;
+  const bool int_float = is_float(d) && is_int(s);
   if (int_int ? in.m.rnd != Round::None : !(int_float && in.m.rnd == Round::Rn)) return false;
   auto* dv = FixedVectorType::get(d.kind == LaneType::Int ? B.getIntNTy(d.bits) : d.kind == LaneType::F32 ? f32_ : f64_,
                                   exec::kWarpSize);

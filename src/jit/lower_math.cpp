@@ -295,9 +295,18 @@ bool Emitter::lower_root(const Inst& in) {
 // min/max{.ftz}.f32 and min/max.f64 (fminmax without .NaN): a NaN operand
 // gives the other one (two NaNs the canonical NaN), -0 is below +0, and
 // the result is otherwise an operand's bits unchanged.
+// On 16/32/64-bit integers (no .relu): the smaller or larger by the type's sign.
 bool Emitter::lower_minmax(const Inst& in) {
-  if (!math_enabled()) return false;
   const LaneType t = lane_type(in.type);
+  if (is_int(t) && t.bits >= 16 && in.nops == 3 && in.o[0].kind == OK::Reg && !in.m.relu && !in.m.sat &&
+      plain_source(in.o[1]) && plain_source(in.o[2]) && only_mods(in, {})) {
+    const bool is_max = in.op == Opcode::Max;
+    const Intrinsic::ID id = t.is_signed ? (is_max ? Intrinsic::smax : Intrinsic::smin)
+                                         : (is_max ? Intrinsic::umax : Intrinsic::umin);
+    store(in.o[0], B.CreateBinaryIntrinsic(id, src(in.o[1], t), src(in.o[2], t)), t);
+    return true;
+  }
+  if (!math_enabled()) return false;
   if (!is_float(t) || in.nops != 3 || in.o[0].kind != OK::Reg || in.m.relu || in.m.sat) return false;
   if (!plain_source(in.o[1]) || !plain_source(in.o[2]) || !only_mods(in, {".ftz"})) return false;
   if (in.m.ftz && t.kind != LaneType::F32) return false;

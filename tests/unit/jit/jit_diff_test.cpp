@@ -122,9 +122,10 @@ TEST(JitDiff, ConversionsAndMoves) {
       check(make(Opcode::Cvt, d, {R(0), R(1)}, s));
     }
   for (Type d : {Type::F32, Type::F64})
-    for (Type s : {Type::S32, Type::U32, Type::S64, Type::U64}) {
+    for (Type s : ints) {
       Inst in = make(Opcode::Cvt, d, {R(2), R(1)}, s);
       in.m.rnd = program::Round::Rn;
+      EXPECT_TRUE(lowered(in)) << "not lowered: " << in.text();
       check(in);
     }
   for (Type t : {Type::B32, Type::B64, Type::F32, Type::U16}) {

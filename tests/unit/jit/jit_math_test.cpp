@@ -197,6 +197,11 @@ TEST(JitMath, MinMaxAndSaturation) {
       check_lowered(in, f32_values());
     }
     check_lowered(make(op, Type::F64, {R(0), R(1), R(2)}), f64_values());
+    // Integers: the register's low bits read by the type's sign.
+    const std::vector<uint64_t> ints = {0, 1, 0x7fff, 0x8000, 0xffff, 0x7fffffff, 0x80000000, 0xffffffff,
+                                        0x8000000000000000ull, ~0ull, 0x123456789abcdefull, 0xfffffffe00000001ull};
+    for (Type t : {Type::S16, Type::U16, Type::S32, Type::U32, Type::S64, Type::U64})
+      check_lowered(make(op, t, {R(0), R(1), R(2)}), ints);
   }
   for (bool z : {false, true}) {
     for (Round r : {Round::None, Round::Rni, Round::Rpi}) {
