@@ -1,4 +1,5 @@
-// ld/st.v2 and .v4 of 4- and 8-byte elements on shared and global memory.
+// ld/st.v2 and .v4 of 1- to 8-byte elements on shared and global memory
+// (uchar4, short2, float4, double2, ...).
 // Each lane accesses its n elements as one access of n * size bytes,
 // aligned as the handler requires (to the access, at most 16 bytes). The
 // half-warp patterns of lower_mem.cpp: consecutive lanes (one vector access
@@ -24,7 +25,7 @@ bool Emitter::lower_vector_mem(const Inst& in) {
   const bool shared = in.m.space == ptx::Space::Shared;
   if (!shared && in.m.space != ptx::Space::Global && in.m.space != ptx::Space::Generic) return false;
   const LaneType t = lane_type(in.type);
-  if (!t.valid || (t.bits != 32 && t.bits != 64)) return false;
+  if (!t.valid) return false;
   if (shared) {
     for (const std::string& m : in.raw_mods)
       if (m != ".shared" && m != ".volatile" && m != ".v2" && m != ".v4" && m != program::type_name(in.type))
@@ -55,10 +56,8 @@ bool Emitter::lower_vector_mem(const Inst& in) {
   BasicBlock* done = BasicBlock::Create(C, "vector_done", fn_);
   BasicBlock* slow = fallback(done);
   auto ptr = [&](Value* x) { return shared ? B.CreateGEP(i8_, shared_, x) : B.CreateIntToPtr(x, ptr_); };
-  auto extend = [&](Value* r) {
-    if (t.bits == 32) r = in.type == Type::S32 ? B.CreateSExt(r, v64) : B.CreateZExt(r, v64);
-    return r;
-  };
+  // Loaded as integers of t's width; widen() extends them by t's sign (exec_ld's extend()).
+  auto extend = [&](Value* r) { return widen(r, t); };
   Value* i0 = first_lane(0);
   Value* i1 = first_lane(1);
   Value* imm = B.getInt64(uint64_t(a.imm));
@@ -112,7 +111,7 @@ bool Emitter::lower_vector_mem(const Inst& in) {
     std::vector<Value*> rows;
     for (uint32_t i = 0; i < n; ++i) {
       Value* bits = src_bits(*elems[i]);
-      rows.push_back(t.bits == 32 ? B.CreateTrunc(bits, FixedVectorType::get(et, exec::kWarpSize)) : bits);
+      rows.push_back(t.bits < 64 ? B.CreateTrunc(bits, FixedVectorType::get(et, exec::kWarpSize)) : bits);
     }
     while (rows.size() > 1) {
       std::vector<Value*> next;

@@ -150,15 +150,19 @@ inline Inst guarded(Inst in, uint32_t p, bool neg) {
   return in;
 }
 
-// True if the JIT lowers `in` to IR (no handler call in its full-warp copy).
-inline bool lowered(const Inst& in) {
-  Side b(true);
+// True if the JIT lowers `in` to IR (no handler call in its full-warp copy),
+// run on `b` (a compiling side, set up as the instruction needs).
+inline bool lowered_on(Side& b, const Inst& in) {
   b.seed(1);
   const jit::JitStats before = jit::stats(*b.jit);
   std::shared_ptr<const CompiledCode> keep;
   if (!b.exec(in, ~0u, keep)) return false;
   const jit::JitStats after = jit::stats(*b.jit);
   return after.lowered == before.lowered + 1 && after.through_handlers == before.through_handlers;
+}
+inline bool lowered(const Inst& in) {
+  Side b(true);
+  return lowered_on(b, in);
 }
 
 // A form the JIT lowers: it is lowered, and matches its handler unguarded

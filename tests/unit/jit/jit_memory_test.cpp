@@ -166,13 +166,18 @@ void check_vectors(ptx::Space space) {
   const std::vector<std::vector<Operand>> loads = {
       {R(0), R(4)}, {R(0), R(4), Sink(), R(5)}, {R(3), R(4), R(5), R(3)}};
   const std::vector<std::vector<Operand>> stores = {{R(1), R(2)}, {R(1), I(-5), R(2), R(6)}};
-  for (Type t : {Type::S32, Type::F64})
+  for (Type t : {Type::U8, Type::S16, Type::S32, Type::F64})
     for (bool st : {false, true})
       for (const auto& elems : st ? stores : loads) {
         const uint32_t n = uint32_t(elems.size());
         Inst in = st ? make(Opcode::St, t, {addr(3, 8), vec(n)}) : make(Opcode::Ld, t, {vec(n), addr(3, 8)});
         in.m.space = space;
         in.m.vec = uint8_t(n);
+        {  // lowered (the function's vector operands set as check_access sets them)
+          Side probe(true);
+          probe.h.lp.prog.functions[0].vec_operands = elems;
+          EXPECT_TRUE(lowered_on(probe, in)) << "not lowered: " << in.text();
+        }
         for (const Pattern& p : kPatterns) {
           check_access(in, p, space == ptx::Space::Global, 0, elems);
           for (uint32_t guard : {0xffff0000u, 0x00ff0f01u})
