@@ -150,15 +150,20 @@ class LlvmCompiler final : public exec::CodeCompiler {
     const std::string key = hex(sha.final());
     const std::string sym = "softgpu_" + key.substr(0, 40);
     const char* how = "reused";
+    double opt_ms = 0, codegen_ms = 0;  // of a compilation: the IR passes, code generation
     std::shared_ptr<Machine> m = find_loaded(key);
     if (!m) {
       std::optional<std::string> obj = st_->disk ? st_->disk->get(key) : std::nullopt;
       how = obj ? "from the disk cache" : "compiled";
       if (!obj) {
         mod->getFunction("softgpu_fn")->setName(sym);
+        const auto t1 = std::chrono::steady_clock::now();
         optimize(*mod);
+        const auto t2 = std::chrono::steady_clock::now();
         orc::ConcurrentIRCompiler cc(*st_->jtmb);
         auto buf = cc(*mod);
+        opt_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
+        codegen_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t2).count();
         if (!buf) {
           std::fprintf(stderr, "softgpu: jit: '%s' not compiled (%s); it runs interpreted\n", f.name.c_str(),
                        message(buf.takeError()).c_str());
@@ -178,8 +183,9 @@ class LlvmCompiler final : public exec::CodeCompiler {
     for (const BlockRange& b : blocks) code->entry[b.begin] = m->fn;
     if (opts_.verbose) {
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      std::fprintf(stderr, "softgpu: jit: '%s': %zu blocks, %u instructions lowered, %u through handlers, %s, %.1f ms\n",
-                   f.name.c_str(), blocks.size(), stats.native, stats.handler, how, ms);
+      const std::string split = how[0] == 'c' ? fmt::format(" (IR passes {:.1f} ms, code generation {:.1f} ms)", opt_ms, codegen_ms) : "";
+      std::fprintf(stderr, "softgpu: jit: '%s': %zu blocks, %u instructions lowered, %u through handlers, %s, %.1f ms%s\n",
+                   f.name.c_str(), blocks.size(), stats.native, stats.handler, how, ms, split.c_str());
     }
     return code;
   }
