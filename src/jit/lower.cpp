@@ -63,6 +63,22 @@ std::vector<BlockRange> find_blocks(const program::Function& f, const std::vecto
   return out;
 }
 
+// Forms lowered in the any-mask copy too: arithmetic, logic, compares,
+// selects and conversions, straight-line vector code with no memory paths,
+// so that a diverged warp's loops (per-lane trip counts) run compiled. The
+// rest call their handlers there: memory accesses' checked paths and the
+// math lowerings' calls would double the compile time of large kernels.
+bool any_mask_native(const Inst& in) {
+  switch (in.op) {
+    case Opcode::Mov: case Opcode::Add: case Opcode::Sub: case Opcode::Mul: case Opcode::Mad: case Opcode::Neg:
+    case Opcode::Fma: case Opcode::Abs: case Opcode::Shl: case Opcode::Shr: case Opcode::And: case Opcode::Or:
+    case Opcode::Xor: case Opcode::Not: case Opcode::Setp: case Opcode::Selp: case Opcode::Min: case Opcode::Max:
+    case Opcode::Cvt:
+      return true;
+    default: return false;
+  }
+}
+
 void lower_function(llvm::LLVMContext& ctx, llvm::Module& m, const std::string& name, const program::Function& f,
                     const std::vector<exec::ExecFn>& fns, const std::vector<BlockRange>& blocks, LowerStats& stats) {
   Emitter e(ctx, m, name, f);
@@ -79,10 +95,7 @@ void lower_function(llvm::LLVMContext& ctx, llvm::Module& m, const std::string& 
         if (!full) e.enter_any(pc);
         e.begin_inst(in);
         e.set_current(pc, fns[pc], pc - r.begin);
-        // The any-mask copy calls handlers throughout: partial warps are
-        // the rarer case, and native code for both copies doubled the
-        // compile time for little.
-        const bool native = full && e.lower_native(in);
+        const bool native = (full || any_mask_native(in)) && e.lower_native(in);
         if (!native) e.call_handler(in, pc, fns[pc], pc - r.begin);
         if (full) ++(native ? stats.native : stats.handler);
         e.end_inst();
