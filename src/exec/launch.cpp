@@ -129,7 +129,14 @@ struct ClusterRun {
   uint32_t done = 0;  // CTAs finished
 };
 
-std::unique_ptr<ClusterRun> make_cluster(LaunchState& L, uint32_t id) {
+// Register storage of the finished warps of one host thread's CTAs, for its
+// next CTAs. A 512-thread CTA holds up to a megabyte of registers; freed at
+// every CTA's end, it lets malloc give the top of its heap back to the
+// system and the next CTA fault it in again page by page (docs/performance.md,
+// 2026-12-02, srad).
+using SpareRegisters = std::vector<std::vector<uint64_t>>;
+
+std::unique_ptr<ClusterRun> make_cluster(LaunchState& L, uint32_t id, SpareRegisters& spare) {
   const Dim3 cd = L.cluster;
   const Dim3 ncl{L.grid.x / cd.x, L.grid.y / cd.y, L.grid.z / cd.z};
   const uint32_t csize = uint32_t(cd.count());
@@ -153,8 +160,15 @@ std::unique_ptr<ClusterRun> make_cluster(LaunchState& L, uint32_t id) {
     c.ctas.push_back(&cta);
     const uint32_t nwarps = (cta.nthreads + kWarpSize - 1) / kWarpSize;
     if ((run.listener = L.opts->listener)) cta.listener_ctx = run.listener->cta_begin(cta.linear, cta.ctaid, nwarps);
-    for (uint32_t w = 0; w < nwarps; ++w)
-      run.warps.push_back(std::make_unique<Warp>(L, cta, w, std::min(kWarpSize, cta.nthreads - w * kWarpSize)));
+    for (uint32_t w = 0; w < nwarps; ++w) {
+      std::vector<uint64_t> regs;
+      if (!spare.empty()) {
+        regs = std::move(spare.back());
+        spare.pop_back();
+      }
+      run.warps.push_back(
+          std::make_unique<Warp>(L, cta, w, std::min(kWarpSize, cta.nthreads - w * kWarpSize), std::move(regs)));
+    }
   }
   return cr;
 }
@@ -169,7 +183,7 @@ struct Round {
 
 // Runs each ready warp of the cluster's CTAs for a quantum, releases
 // barriers, retires finished CTAs.
-void run_round(LaunchState& L, ClusterRun& cr, Round& rd) {
+void run_round(LaunchState& L, ClusterRun& cr, Round& rd, SpareRegisters& spare) {
   auto& runs = cr.runs;
   for (size_t i = 0; i < runs.size(); ++i) {
     CtaRun& run = runs[i];
@@ -195,6 +209,7 @@ void run_round(LaunchState& L, ClusterRun& cr, Round& rd) {
       run.done = true;
       ++cr.done;
       L.ctas_done.fetch_add(1, std::memory_order_relaxed);
+      for (auto& w : run.warps) spare.push_back(w->release_registers());
       run.warps.clear();  // the Cta itself stays: cluster peers may name its shared memory
       run.end();
     }
@@ -255,11 +270,12 @@ constexpr uint64_t kAdmitAfter = 1ull << 24;
 template <class Next>
 void run_clusters(LaunchState& L, Next&& next, size_t slots, size_t start) {
   Monitor mon(L);
+  SpareRegisters spare;
   std::vector<std::unique_ptr<ClusterRun>> active;
   auto admit = [&] {
     std::optional<uint32_t> id = next();
     if (!id) return false;
-    active.push_back(make_cluster(L, *id));
+    active.push_back(make_cluster(L, *id, spare));
     return true;
   };
   for (size_t i = 0; i < std::max<size_t>(start, 1); ++i)
@@ -272,7 +288,7 @@ void run_clusters(LaunchState& L, Next&& next, size_t slots, size_t start) {
     for (size_t i = 0; i < active.size(); ++i) {
       ClusterRun& cr = *active[i];
       Round one;
-      run_round(L, cr, one);
+      run_round(L, cr, one, spare);
       rd.executed += one.executed;
       spinning += one.spinning;
       if (one.stop) {

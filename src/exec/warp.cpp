@@ -27,8 +27,10 @@ void LaunchState::report(Fault f) {
   abort.store(true, std::memory_order_relaxed);
 }
 
-Warp::Warp(LaunchState& L, Cta& cta, uint32_t warp_id, uint32_t nlanes)
-    : L_(L), cta_(cta), warp_id_(warp_id), arena_{L.arena_base, L.arena_size, L.arena_flags} {
+Warp::Warp(LaunchState& L, Cta& cta, uint32_t warp_id, uint32_t nlanes, std::vector<uint64_t> regs)
+    : L_(L), cta_(cta), warp_id_(warp_id), arena_{L.arena_base, L.arena_size, L.arena_flags},
+      regs_(std::move(regs)) {
+  regs_.clear();  // push_frame zero-fills what the kernel's frame uses
   valid_ = nlanes >= 32 ? kFullMask : ((1u << nlanes) - 1);
   // Lane l is thread warp_id * 32 + l of the block, x fastest: the first
   // lane's coordinates by division, the others by counting on from it.

@@ -164,12 +164,19 @@ class Warp {
   // Where a Warp holds its ArenaView (bytes from the Warp's address).
   static size_t arena_view_offset();
 
-  Warp(LaunchState& L, Cta& cta, uint32_t warp_id, uint32_t nlanes);
+  // `regs`: register storage an earlier warp of this host thread gave back
+  // (release_registers), reused as capacity only: registers start at zero.
+  Warp(LaunchState& L, Cta& cta, uint32_t warp_id, uint32_t nlanes, std::vector<uint64_t> regs = {});
   ~Warp() {
     if (compiled_ran_) L_.compiled_instructions.fetch_add(compiled_ran_, std::memory_order_relaxed);
   }
   Warp(const Warp&) = delete;
   Warp& operator=(const Warp&) = delete;
+  // Hands the register storage (emptied, capacity kept) to the next warp.
+  std::vector<uint64_t> release_registers() {
+    regs_.clear();
+    return std::move(regs_);
+  }
 
   // Runs until the warp finishes, waits at a barrier, spins (see spinning()),
   // or has run `budget` instructions. Returns the warp instructions executed.
