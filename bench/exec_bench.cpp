@@ -1,6 +1,6 @@
 // Functional-execution speed: warp instructions per second on the kernels of
 // data/bench_kernels.cu (ALU-bound, triad, tiled SGEMM, five-point stencil,
-// reduction with atomics, GELU, 8-bit convolution), with 1 and 2 host threads, beside the same
+// reduction with atomics, GELU, 8-bit convolution, Mandelbrot), with 1 and 2 host threads, beside the same
 // algorithms compiled natively with -O3 (native.cpp).
 #include <benchmark/benchmark.h>
 
@@ -340,6 +340,31 @@ void BM_ConvU8(benchmark::State& state) {
 }
 BENCHMARK(BM_ConvU8)->Apply(sim_args)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// Mandelbrot, 1024 x 768 pixels, at most 256 iterations: diverged warps.
+constexpr int kMandelW = 1024, kMandelH = 768, kMandelIt = 256;
+const std::vector<int>& mandel_want() {
+  static std::vector<int> w = [] {
+    std::vector<int> v(size_t(kMandelW) * kMandelH);
+    native_mandel(v.data(), kMandelW, kMandelH, kMandelIt);
+    return v;
+  }();
+  return w;
+}
+
+void BM_Mandel(benchmark::State& state) {
+  if (!loaded().prog) { state.SkipWithError("PTX did not load"); return; }
+  const size_t n = size_t(kMandelW) * kMandelH;
+  static auto* out = static_cast<int*>(loaded().alloc(n * sizeof(int)));
+  if (!upload_bytes(std::vector<int>(n).data(), n * sizeof(int), out)) { state.SkipWithError("upload failed"); return; }
+  auto cfg = config("mandel", Dim3{kMandelW / 16, kMandelH / 16}, Dim3{16, 16}, out, kMandelW, kMandelH, kMandelIt);
+  if (!run(state, "mandel", cfg)) return;
+  size_t differ = 0;
+  for (size_t i = 0; i < n; ++i) differ += out[i] != mandel_want()[i];
+  state.counters["pixels_differing"] = double(differ);
+  if (differ) state.SkipWithError("simulated result differs from the native one");
+}
+BENCHMARK(BM_Mandel)->Apply(sim_args)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 // The same kernels under the timing model (H100): args {host threads,
 // sampled = 1 / full = 2}. warp_inst_per_s counts the launch's executed
 // warp instructions, so the ratio to the plain run is the cost of timing.
@@ -478,6 +503,15 @@ void BM_NativeGelu(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_NativeGelu)->Unit(benchmark::kMillisecond);
+
+void BM_NativeMandel(benchmark::State& state) {
+  std::vector<int> out(size_t(kMandelW) * kMandelH);
+  for (auto _ : state) {
+    native_mandel(out.data(), kMandelW, kMandelH, kMandelIt);
+    benchmark::DoNotOptimize(out.data());
+  }
+}
+BENCHMARK(BM_NativeMandel)->Unit(benchmark::kMillisecond);
 
 void BM_NativeConvU8(benchmark::State& state) {
   std::vector<unsigned char> out(conv().in.size());

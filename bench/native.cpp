@@ -47,6 +47,22 @@ void native_gelu_quant(const float* __restrict in, float* __restrict out, int n,
   }
 }
 
+void native_mandel(int* out, int w, int h, int maxit) {
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const float cr = -2.0f + 3.0f * float(x) / float(w), ci = -1.2f + 2.4f * float(y) / float(h);
+      float zr = 0.f, zi = 0.f;
+      int it = 0;
+      while (it < maxit && zr * zr + zi * zi < 4.0f) {
+        const float t = zr * zr - zi * zi + cr;
+        zi = std::fma(zr + zr, zi, ci);
+        zr = t;
+        ++it;
+      }
+      out[y * w + x] = it;
+    }
+}
+
 void native_conv3x3_u8(const unsigned char* __restrict in, unsigned char* __restrict out, int w, int h,
                        const float filter[9]) {
   auto px = [&](int x, int y) { return float(in[std::clamp(y, 0, h - 1) * w + std::clamp(x, 0, w - 1)]); };

@@ -17,6 +17,9 @@ float native_sum(const float* in, size_t n);
 // gelu_quant of bench_kernels.cu: out[i] from in[i], rows of `cols`.
 void native_gelu_quant(const float* in, float* out, int n, unsigned cols);
 // conv3x3_u8 of bench_kernels.cu: a w x h 8-bit image, edges clamped.
+// mandel of bench_kernels.cu: iteration counts of a w x h grid, with the
+// multiply-add nvcc fuses (zi) as std::fma, so the counts are the kernel's.
+void native_mandel(int* out, int w, int h, int maxit);
 void native_conv3x3_u8(const unsigned char* in, unsigned char* out, int w, int h, const float filter[9]);
 
 }  // namespace softgpu::bench

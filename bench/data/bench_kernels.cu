@@ -85,3 +85,20 @@ extern "C" __global__ void conv3x3_u8(const unsigned char* in, unsigned char* ou
     }
   out[y * w + x] = (unsigned char)fminf(fmaxf(s + 0.5f, 0.f), 255.f);
 }
+
+// Mandelbrot iteration counts over 1024 x 768 pixels (16 x 16 blocks): a
+// loop whose trip count differs per lane, so warps run diverged.
+extern "C" __global__ void mandel(int* out, int w, int h, int maxit) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= w || y >= h) return;
+  float cr = -2.0f + 3.0f * x / w, ci = -1.2f + 2.4f * y / h;
+  float zr = 0.f, zi = 0.f;
+  int it = 0;
+  while (it < maxit && zr * zr + zi * zi < 4.0f) {
+    float t = zr * zr - zi * zi + cr;
+    zi = 2.0f * zr * zi + ci;
+    zr = t;
+    ++it;
+  }
+  out[y * w + x] = it;
+}
