@@ -7,8 +7,7 @@
 #include <cstring>
 #include <vector>
 
-#include "exec/engine.h"
-#include "ptx/parser.h"
+#include "../../timing/ptx_device.h"
 
 using namespace softgpu;
 
@@ -46,45 +45,19 @@ constexpr const char* kPtx = R"(.version 9.0
 }
 )";
 
-struct Fixture {
-  exec::DeviceMemory mem{Bytes{1ull << 30}};
-  std::shared_ptr<exec::LoadedProgram> prog;
-  exec::ExecOptions opts;
-
-  Fixture() {
-    auto pr = ptx::parse(kPtx, "cta_reuse.ptx");
-    if (!pr.module) ADD_FAILURE() << ptx::render(pr.diagnostics, kPtx);
-    std::vector<ptx::Module> mods;
-    mods.push_back(std::move(*pr.module));
-    auto lr = exec::load_program(std::move(mods), mem);
-    if (!lr.program) ADD_FAILURE() << ptx::render(lr.diagnostics, kPtx);
-    prog = lr.program;
-  }
-  uint32_t* alloc(size_t n) {
-    auto a = mem.allocate(Bytes{n * sizeof(uint32_t)}, exec::MemKind::Device);
-    std::memset(reinterpret_cast<void*>(a->value), 0xff, n * sizeof(uint32_t));
-    return reinterpret_cast<uint32_t*>(a->value);
-  }
-};
-
 void expect_fresh_registers(unsigned threads) {
-  Fixture f;
-  ASSERT_TRUE(f.prog);
-  f.opts.threads = threads;
+  test::PtxDevice d{kPtx, "cta_reuse.ptx", 1ull << 30};
+  exec::ExecOptions opts;
+  opts.threads = threads;
   constexpr uint32_t kCtas = 48, kThreads = 96;  // three warps per CTA
   constexpr size_t n = size_t(kCtas) * kThreads;
-  uint32_t* out = f.alloc(n);
-  uint32_t* out2 = f.alloc(n);
-  exec::LaunchConfig cfg;
-  cfg.grid = Dim3{kCtas};
-  cfg.block = Dim3{kThreads};
-  const auto* k = exec::find_kernel(*f.prog, "unwritten");
-  ASSERT_NE(k, nullptr);
-  cfg.params.resize(k->param_bytes);
-  std::memcpy(cfg.params.data() + k->params[0].offset, &out, sizeof out);
-  std::memcpy(cfg.params.data() + k->params[1].offset, &out2, sizeof out2);
+  uint32_t* out = d.alloc<uint32_t>(n);
+  uint32_t* out2 = d.alloc<uint32_t>(n);
+  std::memset(out, 0xff, n * sizeof(uint32_t));
+  std::memset(out2, 0xff, n * sizeof(uint32_t));
+  const auto cfg = d.config("unwritten", Dim3{kCtas}, Dim3{kThreads}, out, out2);
   for (int launch = 0; launch < 2; ++launch) {
-    auto r = exec::launch(*f.prog, "unwritten", cfg, f.mem, f.opts);
+    auto r = d.launch("unwritten", cfg, opts);
     ASSERT_EQ(r.status, Status::Success);
     size_t stale = 0, wrong = 0;
     for (size_t i = 0; i < n; ++i) {
