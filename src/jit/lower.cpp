@@ -68,6 +68,7 @@ std::vector<BlockRange> find_blocks(const program::Function& f, const std::vecto
 // so that a diverged warp's loops (per-lane trip counts) run compiled. The
 // rest call their handlers there: memory accesses' checked paths and the
 // math lowerings' calls would double the compile time of large kernels.
+namespace {
 bool any_mask_native(const Inst& in) {
   switch (in.op) {
     case Opcode::Mov: case Opcode::Add: case Opcode::Sub: case Opcode::Mul: case Opcode::Mad: case Opcode::Neg:
@@ -78,6 +79,7 @@ bool any_mask_native(const Inst& in) {
     default: return false;
   }
 }
+}  // namespace
 
 void lower_function(llvm::LLVMContext& ctx, llvm::Module& m, const std::string& name, const program::Function& f,
                     const std::vector<exec::ExecFn>& fns, const std::vector<BlockRange>& blocks, LowerStats& stats) {

@@ -292,10 +292,10 @@ bool Emitter::lower_root(const Inst& in) {
   return true;
 }
 
-// min/max{.ftz}.f32 and min/max.f64 (fminmax without .NaN): a NaN operand
-// gives the other one (two NaNs the canonical NaN), -0 is below +0, and
-// the result is otherwise an operand's bits unchanged.
-// On 16/32/64-bit integers (no .relu): the smaller or larger by the type's sign.
+// min/max on 16/32/64-bit integers (no .relu): the smaller or larger by the
+// type's sign. min/max{.ftz}.f32 and min/max.f64 (fminmax without .NaN): a
+// NaN operand gives the other one (two NaNs the canonical NaN), -0 is below
+// +0, and the result is otherwise an operand's bits unchanged.
 bool Emitter::lower_minmax(const Inst& in) {
   const LaneType t = lane_type(in.type);
   if (is_int(t) && t.bits >= 16 && in.nops == 3 && in.o[0].kind == OK::Reg && !in.m.relu && !in.m.sat &&

@@ -16,7 +16,6 @@ using namespace llvm;
 using isa::Opcode;
 using program::Inst;
 using program::Operand;
-using program::Type;
 using OK = Operand::Kind;
 
 bool Emitter::lower_vector_mem(const Inst& in) {
