@@ -110,15 +110,21 @@ bool release_cluster(Cluster& c, std::vector<CtaRun>& runs, size_t first, size_t
   return released;
 }
 
-void report_deadlock(LaunchState& L, const Cta& cta, uint32_t waiting, bool cluster) {
+// `what`: the kind of wait most warps are in (see unblock).
+void report_deadlock(LaunchState& L, const Cta& cta, uint32_t waiting, WarpState what) {
   Fault f;
   f.status = Status::IllegalInstruction;
   f.kernel = L.kernel->name;
   f.block = cta.ctaid;
-  f.message = fmt::format(
-      "softgpu: kernel '{}' block ({},{},{}): deadlock: {} warps wait at a {} that the other threads never "
-      "reach (barrier inside divergent code?)",
-      f.kernel, cta.ctaid.x, cta.ctaid.y, cta.ctaid.z, waiting, cluster ? "cluster barrier" : "barrier");
+  const std::string head = fmt::format("softgpu: kernel '{}' block ({},{},{}): deadlock: {} warps wait", f.kernel,
+                                       cta.ctaid.x, cta.ctaid.y, cta.ctaid.z, waiting);
+  if (what == WarpState::AtWgmmaWait)
+    f.message = head + " in wgmma.wait_group for a wgmma.mma_async that the other warps of their warpgroup never "
+                       "issue (a warpgroup is four consecutive warps, all of which must execute each wgmma.mma_async; "
+                       "one of them exited, waits elsewhere, or does not exist)";
+  else
+    f.message = fmt::format("{} at a {} that the other threads never reach (barrier inside divergent code?)", head,
+                            what == WarpState::AtClusterBarrier ? "cluster barrier" : "barrier");
   L.report(std::move(f));
 }
 
@@ -169,6 +175,7 @@ std::unique_ptr<ClusterRun> make_cluster(LaunchState& L, uint32_t id, SpareRegis
       run.warps.push_back(
           std::make_unique<Warp>(L, cta, w, std::min(kWarpSize, cta.nthreads - w * kWarpSize), std::move(regs)));
     }
+    cta.warps = &run.warps;
   }
   return cr;
 }
@@ -227,12 +234,15 @@ bool unblock(LaunchState& L, ClusterRun& cr) {
   // Every live warp waits at a barrier that can never complete.
   for (auto& run : cr.runs) {
     if (run.done) continue;
-    uint32_t waiting = 0, cl_waiting = 0;
+    uint32_t waiting = 0, cl_waiting = 0, wg_waiting = 0;
     for (auto& w : run.warps) {
       waiting += w->state == WarpState::AtBarrier;
       cl_waiting += w->state == WarpState::AtClusterBarrier;
+      wg_waiting += w->state == WarpState::AtWgmmaWait;
     }
-    report_deadlock(L, *run.cta, waiting + cl_waiting, cl_waiting > 0);
+    const WarpState what = wg_waiting ? WarpState::AtWgmmaWait
+                           : cl_waiting ? WarpState::AtClusterBarrier : WarpState::AtBarrier;
+    report_deadlock(L, *run.cta, waiting + cl_waiting + wg_waiting, what);
     return false;
   }
   return true;

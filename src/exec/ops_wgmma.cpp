@@ -7,14 +7,29 @@
 // Warp r of the group holds rows 16r..16r+15 of D, and of A when A comes
 // from registers, in the layouts of the ISA's "Register Fragments" (those of
 // mma.m16n8k16/k8/k32 with 16r added to the row, repeated over N in 8-column
-// tiles). Those rows depend on nothing the other warps hold, so each warp
-// computes its own slice when it executes the instruction, from shared
-// memory as it is then, and writes its D at once. A correct program cannot
-// tell this from the asynchronous completion: it may not touch D or the
-// operands' shared memory between the mma_async and the wgmma.wait_group
-// that covers it. wgmma.fence, commit_group and wait_group therefore have
-// nothing left to do. Arithmetic as mma.sync (ops_tensor.cpp): exact
-// products summed in double in k order from D, rounded once.
+// tiles).
+//
+// The four warps issue one operation together, as the hardware's
+// warpgroup arrive does: a warp's mma_async only records what it issued
+// (its descriptors, its A registers, scale-d, where its D lives), and the
+// operation runs when the last of the four warps issues it, reading shared
+// memory as it is then and writing the D registers of all four warps. A
+// warp's wgmma.wait_group waits (WarpState::AtWgmmaWait) until the
+// operations of the groups it waits for have run, so a warp that finished
+// its wait may overwrite the operands' shared memory (a CuTe mainloop with
+// no CTA barrier between stages does) without changing what the other
+// warps' slices read. Each warp's operations complete in the order it
+// issued them, so a chain of mma_async into one D accumulates in order. A
+// warpgroup whose operation can never complete (a warp exited, waits
+// elsewhere, or the CTA has fewer than four warps there) is reported as a
+// deadlock by the scheduler (exec/launch.cpp) when its warps wait for it.
+// Arithmetic as mma.sync (ops_tensor.cpp): exact products summed in double
+// in k order from D, rounded once.
+//
+// The other asynchronous operations need no such rendezvous: cp.async,
+// cp.async.bulk (TMA) and mbarrier transactions are issued by one thread
+// each and take effect at issue, the earliest point a correct program can
+// tell; barrier.cluster counts arrivals per cluster phase (launch.cpp).
 //
 // Shared-memory operands come as 64-bit matrix descriptors (ISA "Matrix
 // Descriptor Format"): start address in bits 0-13, leading dimension byte
@@ -38,7 +53,11 @@
 // 7-9 equal b (the ISA: b = (pattern start >> 7) & 7).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <cstring>
+#include <deque>
+#include <memory>
 
 #include "exec/float_util.h"
 #include "exec/tensor_layout.h"
@@ -150,57 +169,214 @@ struct Operands {
   double b[256][32];  // B transposed: b[n][k]
 };
 
-void mma_async(Warp& w, const Inst& in, uint32_t mask, const Form& f) {
-  if (!require_full_warp(w, in, mask)) return;
+}  // namespace
+
+// One warp's part of a wgmma.mma_async, as it issued it.
+struct WgmmaIssue {
+  const Inst* in = nullptr;
+  uint64_t desc_a = 0, desc_b = 0;  // lane 0's descriptors
+  uint32_t keep = 0;                // lanes whose D accumulates (scale-d)
+  uint32_t d_abs[128];              // D registers from the warp's first frame (UINT32_MAX: none)
+  double a[16][32];                 // A from registers, decoded at issue
+};
+
+struct WgmmaState {
+  struct Group {
+    uint64_t completed = 0;  // operations run (issued by all four warps)
+    // Operations completed, completed + 1, ...: each warp's issue, by rank.
+    std::deque<std::array<WgmmaIssue*, 4>> pending;
+  };
+  struct WarpQ {
+    uint64_t issued = 0;          // operations this warp issued
+    std::deque<uint64_t> groups;  // committed groups not seen complete: `issued` at each commit
+    uint32_t wait_n = 0;          // wait_group's N while the warp waits
+  };
+  std::vector<Group> groups;  // by warpgroup
+  std::vector<WarpQ> warps;   // by warp id
+  std::vector<std::unique_ptr<WgmmaIssue>> owned;  // every issue record, reused through `spare`
+  std::vector<WgmmaIssue*> spare;
+
+  explicit WgmmaState(size_t nwarps) : groups((nwarps + 3) / 4), warps(nwarps) {}
+  WgmmaIssue* take() {
+    if (spare.empty()) {
+      owned.push_back(std::make_unique<WgmmaIssue>());
+      return owned.back().get();
+    }
+    WgmmaIssue* x = spare.back();
+    spare.pop_back();
+    return x;
+  }
+  void give(WgmmaIssue* x) { spare.push_back(x); }
+  // wait_group N is satisfied: at most N of the warp's committed groups
+  // still hold operations that have not run.
+  bool satisfied(uint32_t warp_id, uint32_t n) {
+    WarpQ& q = warps[warp_id];
+    const uint64_t done = groups[warp_id / 4].completed;
+    while (!q.groups.empty() && q.groups.front() <= done) q.groups.pop_front();
+    return q.groups.size() <= n;
+  }
+};
+
+void WgmmaStateDeleter::operator()(WgmmaState* s) const { delete s; }
+
+namespace {
+
+// Operations a warp may run ahead of the rest of its warpgroup.
+constexpr uint64_t kMaxPending = 4096;
+
+WgmmaState& wgmma_state(Warp& w) {
+  Cta& c = w.cta();
+  if (!c.wgmma) c.wgmma.reset(new WgmmaState(c.warps ? c.warps->size() : w.warp_id() + 1));
+  return *c.wgmma;
+}
+
+// Runs one warp's slice (rank r) of a completed operation; `w` is the warp
+// that issued it last and reads shared memory (faults and accesses are its).
+void run_slice(Warp& w, Warp& owner, uint32_t rank, const WgmmaIssue& is, const Form& f) {
   static thread_local Operands x;
+  const Inst& in = *is.in;
   const uint32_t K = k_of(f.a), N = in.o[0].vec_n * 2 * per_reg(f.d);  // N/2 elements per thread
-  const uint32_t rank = w.warp_id() % 4;
   // imm-scale-a, imm-scale-b, then imm-trans-a (descriptor A only), imm-trans-b.
   const uint32_t nimm = program::wgmma_imm_count(in);
   const double sa = nimm >= 2 ? program::wgmma_imm(in, 0) : 1, sb = nimm >= 2 ? program::wgmma_imm(in, 1) : 1;
   const bool trans_a = nimm == 4 && program::wgmma_imm(in, 2) == 1;
   const bool trans_b = nimm >= 3 && program::wgmma_imm(in, nimm - 1) == 1;
-  uint64_t s1[kWarpSize], s2[kWarpSize];
-  if (f.a_regs) {
-    VecVals va;
-    va.load(w, in.o[1]);
-    const uint32_t cnt = 16 * K / kWarpSize;
-    for (uint32_t l = 0; l < kWarpSize; ++l)
-      for (uint32_t i = 0; i < cnt; ++i) {
-        const RC rc = a_elem(f.a, l, i);
-        x.a[rc.r][rc.c] = decode(f.a, va.elem(f.a, l, i));
-      }
-  } else if (!load_smem(w, w.src(in.o[1], s1)[0], trans_a, 16 * rank, 16, f.a, x.a)) {  // lane 0's descriptor
-    return;
-  }
-  if (!load_smem(w, w.src(in.o[2], s2)[0], trans_b, 0, N, f.b, x.b)) return;
+  if (f.a_regs) std::memcpy(x.a, is.a, sizeof x.a);
+  else if (!load_smem(w, is.desc_a, trans_a, 16 * rank, 16, f.a, x.a)) return;
+  if (!load_smem(w, is.desc_b, trans_b, 0, N, f.b, x.b)) return;
   if (sa < 0)
     for (auto& row : x.a)
       for (double& v : row) v = -v;
   if (sb < 0)
     for (uint32_t c = 0; c < N; ++c)
       for (uint32_t k = 0; k < K; ++k) x.b[c][k] = -x.b[c][k];
-  const Operand& sd = in.o[3];
-  const uint32_t keep = sd.kind == OK::Pred ? w.pred_value(sd) : (sd.imm != 0 ? kFullMask : 0);
   const uint32_t per = per_reg(f.d), bits = elem_bits(f.d);
   const uint64_t emask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
-  uint64_t scratch[kWarpSize];
   for (uint32_t r = 0; r < in.o[0].vec_n; ++r) {
-    const Operand& reg = w.vec_elem(in.o[0], r);
-    const uint64_t* old = w.src(reg, scratch);
+    uint64_t* reg = is.d_abs[r] == UINT32_MAX ? nullptr : owner.reg_abs(is.d_abs[r]);
+    if (!reg) continue;  // a sink, or the frame has returned
     uint64_t out[kWarpSize];
     for (uint32_t l = 0; l < kWarpSize; ++l) {
       uint64_t v = 0;
       for (uint32_t j = 0; j < per; ++j) {
         const RC rc = d_elem(l, r * per + j);
-        double acc = (keep >> l & 1) ? tensor::decode(f.d, (old[l] >> (j * bits)) & emask) : 0.0;
+        double acc = (is.keep >> l & 1) ? tensor::decode(f.d, (reg[l] >> (j * bits)) & emask) : 0.0;
         for (uint32_t k = 0; k < K; ++k) acc += x.a[rc.r][k] * x.b[rc.c][k];
         v |= (encode(f.d, acc, f.sat) & emask) << (j * bits);
       }
       out[l] = v;
     }
-    if (uint64_t* dst = w.dst(reg)) std::memcpy(dst, out, sizeof out);
+    std::memcpy(reg, out, sizeof out);
   }
+}
+
+// Releases the group's warps whose wait_group is now satisfied.
+void release_waiters(Warp& w, WgmmaState& st, uint32_t group) {
+  auto& warps = *w.cta().warps;
+  for (uint32_t r = 0; r < 4; ++r) {
+    const uint32_t id = 4 * group + r;
+    if (id >= warps.size()) break;
+    Warp& o = *warps[id];
+    if (o.state == WarpState::AtWgmmaWait && st.satisfied(id, st.warps[id].wait_n)) o.state = WarpState::Ready;
+  }
+}
+
+void mma_async(Warp& w, const Inst& in, uint32_t mask, const Form& f) {
+  if (!require_full_warp(w, in, mask)) return;
+  if (!w.cta().warps) {
+    w.fault(Status::IllegalInstruction, 0, 0, "wgmma.mma_async outside a scheduled CTA");
+    return;
+  }
+  WgmmaState& st = wgmma_state(w);
+  const uint32_t id = w.warp_id(), g = id / 4, rank = id % 4;
+  WgmmaState::Group& grp = st.groups[g];
+  WgmmaState::WarpQ& q = st.warps[id];
+  // What this warp issues: captured now, as the operation may run later.
+  WgmmaIssue* is = st.take();
+  is->in = &in;
+  uint64_t s1[kWarpSize], s2[kWarpSize];
+  if (f.a_regs) {
+    const uint32_t K = k_of(f.a);
+    VecVals va;
+    va.load(w, in.o[1]);
+    const uint32_t cnt = 16 * K / kWarpSize;
+    for (uint32_t l = 0; l < kWarpSize; ++l)
+      for (uint32_t i = 0; i < cnt; ++i) {
+        const RC rc = a_elem(f.a, l, i);
+        is->a[rc.r][rc.c] = decode(f.a, va.elem(f.a, l, i));
+      }
+  } else {
+    is->desc_a = w.src(in.o[1], s1)[0];
+  }
+  is->desc_b = w.src(in.o[2], s2)[0];
+  const Operand& sd = in.o[3];
+  is->keep = sd.kind == OK::Pred ? w.pred_value(sd) : (sd.imm != 0 ? kFullMask : 0);
+  for (uint32_t r = 0; r < in.o[0].vec_n; ++r) {
+    const Operand& reg = w.vec_elem(in.o[0], r);
+    is->d_abs[r] = reg.kind == OK::Reg ? w.frame_reg_base() + reg.reg : UINT32_MAX;
+  }
+  const uint64_t k = q.issued++ - grp.completed;  // this warp's operation, from the group's oldest pending
+  // A warp of the group that does not exist or has exited can never issue
+  // it: the operation could never run.
+  auto& warps = *w.cta().warps;
+  for (uint32_t r = 0; r < 4; ++r) {
+    const uint32_t o = 4 * g + r;
+    if (o < warps.size() && (warps[o]->state != WarpState::Done || st.warps[o].issued > q.issued - 1)) continue;
+    st.give(is);
+    w.fault(Status::IllegalInstruction, 0, 0,
+            o < warps.size()
+                ? fmt::format("wgmma.mma_async: warp {} of warpgroup {} has exited, so the warpgroup's "
+                              "operation can never run (all four warps must issue it)", o, g)
+                : fmt::format("wgmma.mma_async: warpgroup {} needs warps {}-{}, but the CTA has {} warps "
+                              "(a warpgroup is four consecutive warps)", g, 4 * g, 4 * g + 3, warps.size()));
+    return;
+  }
+  if (k >= kMaxPending) {
+    st.give(is);
+    w.fault(Status::IllegalInstruction, 0, 0,
+            fmt::format("wgmma.mma_async: warp {} issued {} operations that the other warps of warpgroup {} "
+                        "have not issued", id, k + 1, g));
+    return;
+  }
+  if (grp.pending.size() <= k) grp.pending.resize(k + 1, {});
+  grp.pending[k][rank] = is;
+  // The oldest operation runs once all four warps have issued it; only the
+  // one this warp just issued can have become complete.
+  auto& front = grp.pending.front();
+  for (WgmmaIssue* x : front)
+    if (!x) return;
+  for (uint32_t r = 0; r < 4; ++r)
+    if (front[r]->in != front[0]->in) {
+      w.fault(Status::IllegalInstruction, 0, 0,
+              fmt::format("wgmma.mma_async: the warps of warpgroup {} issued different wgmma.mma_async "
+                          "instructions as one operation (warp {} at PTX line {}, warp {} at line {})",
+                          g, 4 * g, front[0]->in->line, 4 * g + r, front[r]->in->line));
+      return;
+    }
+  for (uint32_t r = 0; r < 4 && !w.faulted(); ++r) run_slice(w, *warps[4 * g + r], r, *front[r], f);
+  for (WgmmaIssue* x : front) st.give(x);
+  grp.pending.pop_front();
+  ++grp.completed;
+  release_waiters(w, st, g);
+}
+
+// wgmma.commit_group: the warp's operations issued so far that are in no
+// group yet form one.
+void exec_commit(Warp& w, const Inst&, uint32_t) {
+  if (!w.cta().warps) return;
+  WgmmaState& st = wgmma_state(w);
+  WgmmaState::WarpQ& q = st.warps[w.warp_id()];
+  q.groups.push_back(q.issued);
+}
+
+// wgmma.wait_group N: waits until at most N of the warp's groups are pending.
+void exec_wait(Warp& w, const Inst& in, uint32_t) {
+  if (!w.cta().warps) return;
+  WgmmaState& st = wgmma_state(w);
+  const uint32_t n = uint32_t(std::min<int64_t>(in.o[0].imm, UINT32_MAX));
+  if (st.satisfied(w.warp_id(), n)) return;
+  st.warps[w.warp_id()].wait_n = n;
+  w.state = WarpState::AtWgmmaWait;
 }
 
 template <Form F>
@@ -285,10 +461,10 @@ ExecFn bind_wgmma(const Inst& in) {
   if (kind == ".mma_async") return bind_mma_async(in, mods);
   const bool sync_aligned = mods.size() == 2 && mods[0] == ".sync" && mods[1] == ".aligned";
   if (!sync_aligned) return nullptr;
-  // Results are complete at issue (see the top of the file): nothing to order or wait for.
-  if (kind == ".fence" || kind == ".commit_group") return in.nops == 0 ? &exec_nothing : nullptr;
-  if (kind == ".wait_group")
-    return in.nops == 1 && in.o[0].kind == OK::Imm && in.o[0].imm >= 0 ? &exec_nothing : nullptr;
+  // wgmma.fence orders register accesses, which the executor performs in order already.
+  if (kind == ".fence") return in.nops == 0 ? &exec_nothing : nullptr;
+  if (kind == ".commit_group") return in.nops == 0 ? &exec_commit : nullptr;
+  if (kind == ".wait_group") return in.nops == 1 && in.o[0].kind == OK::Imm && in.o[0].imm >= 0 ? &exec_wait : nullptr;
   return nullptr;
 }
 

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -97,6 +98,11 @@ struct LaunchState {
 };
 
 struct Cta;
+// wgmma.mma_async operations in flight, per warpgroup (exec/ops_wgmma.cpp).
+struct WgmmaState;
+struct WgmmaStateDeleter {
+  void operator()(WgmmaState* s) const;
+};
 // The CTAs of one thread-block cluster, run interleaved on one host thread.
 struct Cluster {
   std::vector<Cta*> ctas;   // by rank
@@ -128,6 +134,11 @@ struct Cta {
   };
   Barrier barriers[16];
   void* listener_ctx = nullptr;  // what ExecutionListener::cta_begin returned
+  // The CTA's warps by warp id (set by the scheduler, exec/launch.cpp):
+  // a warpgroup operation writes the registers of all four of its warps.
+  std::vector<std::unique_ptr<Warp>>* warps = nullptr;
+  // Created by the first wgmma.mma_async of the CTA.
+  std::unique_ptr<WgmmaState, WgmmaStateDeleter> wgmma;
 };
 
 struct SimtEntry {
@@ -148,7 +159,9 @@ struct Frame {
 };
 
 // AtClusterBarrier: in barrier.cluster.wait until the cluster's phase passes cl_phase.
-enum class WarpState : uint8_t { Ready, AtBarrier, AtClusterBarrier, Done };
+// AtWgmmaWait: in wgmma.wait_group until the warpgroup's operations it waits
+// for have been issued by all four warps (exec/ops_wgmma.cpp releases it).
+enum class WarpState : uint8_t { Ready, AtBarrier, AtClusterBarrier, AtWgmmaWait, Done };
 
 // The arena's range and chunk flags as a warp keeps them for its hot
 // paths; compiled code reads them at Warp::arena_view_offset() to check
@@ -210,6 +223,13 @@ class Warp {
   // ---- operand access for handlers ----
   const Function& fn() const { return *fn_; }
   uint64_t* reg(uint32_t slot) { return &regs_[size_t(frame_->reg_base + slot) * kWarpSize]; }
+  // Register slots counted from the warp's first frame: a slot of the
+  // current frame is frame_reg_base() + slot. reg_abs is null past the
+  // registers the warp holds now (a frame that has returned).
+  uint32_t frame_reg_base() const { return frame_->reg_base; }
+  uint64_t* reg_abs(uint32_t abs) {
+    return size_t(abs + 1) * kWarpSize <= regs_.size() ? &regs_[size_t(abs) * kWarpSize] : nullptr;
+  }
   uint32_t& pred(uint32_t slot) { return preds_[frame_->pred_base + slot]; }
   // The 32 lane values of a source operand. Registers are returned in place;
   // immediates and special registers are materialized into scratch.

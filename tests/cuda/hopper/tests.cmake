@@ -32,11 +32,22 @@ if(SOFTGPU_CUTLASS_INCLUDE AND EXISTS ${SOFTGPU_CUTLASS_INCLUDE}/cute/tensor.hpp
   # driven by a main of our own that checks it against a CPU GEMM.
   set(_cute_tut ${SOFTGPU_CUTLASS_INCLUDE}/../examples/cute/tutorial/hopper)
   if(EXISTS ${_cute_tut}/wgmma_tma_sm90.cu AND EXISTS ${SOFTGPU_CUTLASS_INCLUDE}/../tools/util/include)
-    softgpu_cuda_program(cute_tma_gemm SOURCES hopper/cute_tma_gemm.cu
+    softgpu_cuda_program(cute_tma_gemm SOURCES hopper/cute_tma_gemm.cu HEADERS hopper/cute_tutorial_check.cuh
                          ARCH -gencode arch=compute_90a,code=[sm_90a,compute_90a]
                          FLAGS -std=c++17 --expt-relaxed-constexpr -I${SOFTGPU_CUTLASS_INCLUDE}
                                -I${SOFTGPU_CUTLASS_INCLUDE}/../tools/util/include -I${_cute_tut} -lcuda)
     cuda_test(cute_tma_gemm cute_tma_gemm STDOUT_REGEX "PASS cute_tma_gemm")
+  endif()
+  # Its cp.async tutorial: no CTA barrier between mainloop iterations, so
+  # exact only with wgmma issued by the warpgroup as one operation.
+  if(EXISTS ${_cute_tut}/wgmma_sm90.cu AND EXISTS ${SOFTGPU_CUTLASS_INCLUDE}/../tools/util/include)
+    softgpu_cuda_program(cute_cpasync_gemm SOURCES hopper/cute_cpasync_gemm.cu
+                         HEADERS hopper/cute_tutorial_check.cuh
+                         ARCH -gencode arch=compute_90a,code=[sm_90a,compute_90a]
+                         FLAGS -std=c++17 --expt-relaxed-constexpr -I${SOFTGPU_CUTLASS_INCLUDE}
+                               -I${SOFTGPU_CUTLASS_INCLUDE}/../tools/util/include -I${_cute_tut})
+    cuda_test(cute_cpasync_gemm cute_cpasync_gemm
+              STDOUT_REGEX "256x256x128 TN: no error, 0 mismatches.*PASS cute_cpasync_gemm")
   endif()
 else()
   message(STATUS "cute_gmma skipped: no CuTe headers (pip install nvidia-cutlass, or -DSOFTGPU_CUTLASS_INCLUDE=...)")
@@ -54,3 +65,16 @@ cuda_test(tma tma STDOUT_REGEX "tiles: 100x70 floats in 12 tiles, 0 mismatches@@
 # each filter tap, the map from cuTensorMapEncodeIm2col, against a CPU one.
 softgpu_cuda_program(tma_im2col_conv SOURCES hopper/tma_im2col_conv.cu ARCH -arch=sm_90)
 cuda_test(tma_im2col_conv tma_im2col_conv STDOUT_REGEX "conv stride 1: .*conv stride 2: .*PASS tma_im2col_conv")
+
+# A CuTe-style cp.async + wgmma mainloop with no CTA barrier between
+# iterations (a warp that finished its wgmma.wait_group overwrites the stage
+# its warpgroup read): exact only if the four warps issue each wgmma as one
+# operation. Then a warpgroup one of whose warps exited (a deadlock report,
+# cudaErrorIllegalInstruction) and a CTA too small for a warpgroup.
+softgpu_cuda_program(wgmma_pipeline SOURCES hopper/wgmma_pipeline.cu ARCH -gencode arch=compute_90a,code=[sm_90a,compute_90a])
+cuda_test(wgmma_pipeline wgmma_pipeline
+          STDOUT_REGEX "128x64x128, 2 stages: 0 mismatches.*128x128x256, 3 stages: 0 mismatches.*warp 3 exited before the wgmma: cudaErrorIllegalInstruction.*PASS wgmma_pipeline"
+          STDERR_REGEX "deadlock: 3 warps wait in wgmma.wait_group")
+cuda_test(wgmma_pipeline_small_cta wgmma_pipeline ARGS small EXPECT_RC 0
+          STDOUT_REGEX "a 64-thread CTA's wgmma: cudaErrorIllegalInstruction"
+          STDERR_REGEX "warpgroup 0 needs warps 0-3, but the CTA has 2 warps")
