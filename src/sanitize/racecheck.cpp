@@ -126,11 +126,19 @@ class Racecheck final : public Sanitizer {
     const bool release = memory && k.release;
     const bool strong = acquire || release || (memory && k.relaxed);
     auto sink = [&](const Hazard& h) { hazard(*st, h); };
+    // wgmma.mma_async's reads come in the step of the warp whose issue ran it.
+    using race::CtaModel;
+    const std::string_view wg = in.op == isa::Opcode::Wgmma ? mod(in, 0) : std::string_view();
+    const bool wg_ran = wg == ".mma_async" && !st->pending.empty();
+    m.wgmma_step(w, wg == ".mma_async"    ? CtaModel::WgmmaStep::Issue
+                    : wg == ".wait_group" ? CtaModel::WgmmaStep::Wait
+                                          : CtaModel::WgmmaStep::None, wg_ran);
     if (!st->pending.empty()) {
       if (copy || !async)  // bulk copies' shared writes are not tracked
         accesses(*st, s, info.has(isa::kAtomic) || strong, copy, sink);
       st->pending.clear();
     }
+    if (wg_ran) m.wgmma_done(w);
     if (acquire || release)
       for_shared(s, [&](uint32_t lane, uint64_t a) {
         if (release) m.mbarrier_arrive(w, a);

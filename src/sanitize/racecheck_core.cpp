@@ -20,6 +20,8 @@ void CtaModel::reset(uint32_t warps, uint32_t shared) {
   bgen_.assign(warps, 0);
   steps_.assign(warps, 0);
   arrive_only_.assign(warps, 0);
+  wg_waiting_.assign(warps, 0);
+  wg_pending_.assign(warps, 0);
   for (auto& b : bar_) b.clear();
   mbar_.clear();
   if (++gen_ == 0) {  // wrapped: clear for real
@@ -191,6 +193,37 @@ void CtaModel::mbarrier_wait(uint32_t w, uint32_t lanes, uint64_t addr) {
   if (w >= warps_ || !lanes) return;
   if (auto it = mbar_.find(addr); it != mbar_.end()) join_into(vc(w), it->second);
   ++bgen_[w];  // the waiting lanes are ordered with the warp's earlier accesses
+}
+
+namespace {
+// The clocks a warpgroup's operations publish, kept as mbarriers at
+// addresses no shared address reaches: released by the issues, and by the
+// completed operation.
+constexpr uint32_t kFullLanes = ~0u;
+uint64_t wgmma_key(uint32_t w, bool done) { return (1ull << 48) | uint64_t(w / 4) << 1 | uint64_t(done); }
+}  // namespace
+
+void CtaModel::wgmma_step(uint32_t w, WgmmaStep step, bool completes) {
+  if (w >= warps_) return;
+  if (step != WgmmaStep::Wait) wg_waiting_[w] = 0;
+  if (step == WgmmaStep::Issue) {
+    mbarrier_arrive(w, wgmma_key(w, false));
+    if (completes) mbarrier_wait(w, kFullLanes, wgmma_key(w, false));
+  } else if (step == WgmmaStep::Wait) {
+    if (wg_pending_[w]) mbarrier_wait(w, kFullLanes, wgmma_key(w, true));
+    wg_pending_[w] = 0;
+    wg_waiting_[w] = 1;  // until its next step: the operation may complete meanwhile
+  }
+}
+
+void CtaModel::wgmma_done(uint32_t w) {
+  if (w >= warps_) return;
+  mbarrier_arrive(w, wgmma_key(w, true));
+  for (uint32_t o = w / 4 * 4; o < w / 4 * 4 + 4 && o < warps_; ++o) {
+    if (o == w) continue;
+    if (wg_waiting_[o]) mbarrier_wait(o, kFullLanes, wgmma_key(w, true));
+    else wg_pending_[o] = 1;
+  }
 }
 
 void CtaModel::async_copy(uint32_t w, uint32_t lane, uint32_t addr, uint32_t size, const program::Function* fn,

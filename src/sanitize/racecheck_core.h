@@ -73,6 +73,20 @@ class CtaModel {
   void mbarrier_arrive(uint32_t w, uint64_t addr);
   void mbarrier_wait(uint32_t w, uint32_t lanes, uint64_t addr);
 
+  // wgmma: the four warps of a warpgroup issue one wgmma.mma_async, which
+  // reads shared memory when the last of them issues it (exec/ops_wgmma.cpp)
+  // and is complete for a warp at its wgmma.wait_group. Before the accesses
+  // of each step of warp w: `wgmma` says what the step is; `completes`: it
+  // is the issue that ran the operation (its reads are in this step).
+  // After them, for that step: wgmma_done. The reads are ordered after each
+  // warp's accesses before its issue, and before each warp's accesses after
+  // its wait (accesses of a warp between its issue and its wait are taken
+  // as before the operation: a race between those and the operation's
+  // reads is missed, none is invented).
+  enum class WgmmaStep : uint8_t { None, Issue, Wait };
+  void wgmma_step(uint32_t w, WgmmaStep step, bool completes);
+  void wgmma_done(uint32_t w);
+
   // cp.async: the shared write of lane `lane` of warp w. Checked against
   // earlier accesses now; until its wait no other thread is ordered after it.
   void async_copy(uint32_t w, uint32_t lane, uint32_t addr, uint32_t size, const program::Function* fn, uint32_t pc,
@@ -116,6 +130,7 @@ class CtaModel {
   uint32_t warps_ = 0, gen_ = 0;
   std::vector<uint32_t> vc_, lvc_, bgen_, steps_;
   std::vector<uint8_t> arrive_only_;
+  std::vector<uint8_t> wg_waiting_, wg_pending_;  // per warp: at a wgmma wait; to acquire an operation
   std::array<std::vector<uint32_t>, 16> bar_;
   std::unordered_map<uint64_t, std::vector<uint32_t>> mbar_;
   std::vector<Shadow> shadow_;

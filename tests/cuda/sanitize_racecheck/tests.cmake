@@ -37,3 +37,11 @@ sanitize_test(sanitize.racecheck.cpasync race_cpasync ${_rc}/race_cpasync.expect
               OPTS --tool racecheck --error-exitcode 3)
 sanitize_test(sanitize.racecheck.cpasync_fixed race_cpasync ${_rc}/clean.expected OPTS --tool racecheck --error-exitcode 3
               ARGS fixed)
+# wgmma: the warpgroup's four warps issue one operation, which reads the
+# stage when the last issues it and completes at each warp's wait; a CuTe-
+# style mainloop with no CTA barrier between stages is clean, a thread
+# overwriting the stage before its wait races.
+sanitize_test(sanitize.racecheck.wgmma_clean wgmma_pipeline ${_rc}/clean.expected
+              OPTS --tool racecheck --error-exitcode 3 ARGS clean)
+sanitize_test(sanitize.racecheck.wgmma_race wgmma_pipeline ${_rc}/race_wgmma.expected EXPECT_RC 3
+              OPTS --tool racecheck --error-exitcode 3 ARGS race)
