@@ -4,6 +4,8 @@
 //
 // wgmma.mma_async computes D = A * B + (scale-d ? D : 0), D 64 x N, A 64 x K,
 // B K x N, for a warpgroup: four consecutive warps (warp id in the CTA / 4).
+// The sparse form (.sp: K twice the dense one, A holding K/2 columns, a
+// metadata register and a sparsity selector) expands A as mma.sp does.
 // Warp r of the group holds rows 16r..16r+15 of D, and of A when A comes
 // from registers, in the layouts of the ISA's "Register Fragments" (those of
 // mma.m16n8k16/k8/k32 with 16r added to the row, repeated over N in 8-column
@@ -137,9 +139,11 @@ uint32_t elem_addr(const Desc& d, bool mn_major, uint32_t mn, uint32_t k, uint32
 }
 
 // Rows [mn0, mn0 + rows) x K of an operand into out[row][k]; false after a fault.
-bool load_smem(Warp& w, uint64_t desc, bool mn_major, uint32_t mn0, uint32_t rows, Elem t, double (*out)[32]) {
+template <size_t W>
+bool load_smem(Warp& w, uint64_t desc, bool mn_major, uint32_t mn0, uint32_t rows, Elem t, uint32_t K,
+               double (*out)[W]) {
   const Desc d = decode_desc(desc);
-  const uint32_t e = elem_bits(t) / 8, K = k_of(t);
+  const uint32_t e = elem_bits(t) / 8;
   for (uint32_t r = 0; r < rows; ++r)
     for (uint32_t k = 0; k < K; ++k) {
       const std::byte* p = w.translate(ptx::Space::Shared, elem_addr(d, mn_major, mn0 + r, k, e), e, 0, false);
@@ -164,10 +168,30 @@ RC d_elem(uint32_t lane, uint32_t i) {
   return {x.r, x.c + 8 * (i >> 2)};
 }
 
+// K of a sparse form: twice the dense one (A holds half of its columns).
+constexpr uint32_t kMaxK = 64;
 struct Operands {
-  double a[16][32];   // this warp's rows of A
-  double b[256][32];  // B transposed: b[n][k]
+  double a[16][kMaxK];   // this warp's rows of A
+  double b[256][kMaxK];  // B transposed: b[n][k]
+  double stored[16][32];  // a sparse A's stored columns
 };
+
+// A sparse A (wgmma.mma_async.sp) expanded to its K columns: the stored
+// column cc of row r goes where the metadata of its chunk says, as for
+// mma.sp of the warp's 16 rows (tensor_layout.h; the ISA's warpgroup
+// sparse metadata repeats mma.sp's m16n8k(K) layout in each warp).
+void expand_sparse(Elem t, uint32_t K, const uint32_t* meta, uint32_t sel, const double (*stored)[32],
+                   double (*a)[kMaxK]) {
+  const uint32_t per_chunk = mma::sparse_chunk(t) / 2;
+  for (uint32_t r = 0; r < 16; ++r) {
+    std::fill(a[r], a[r] + K, 0.0);
+    for (uint32_t cc = 0; cc < K / 2; ++cc) {
+      const mma::MetaAt at = mma::sparse_meta_at(K, t, sel, r, cc / per_chunk);
+      const uint32_t nib = (meta[at.lane] >> at.shift) & 0xf;
+      a[r][mma::sparse_col(t, cc, nib)] = stored[r][cc];
+    }
+  }
+}
 
 }  // namespace
 
@@ -176,6 +200,8 @@ struct WgmmaIssue {
   const Inst* in = nullptr;
   uint64_t desc_a = 0, desc_b = 0;  // lane 0's descriptors
   uint32_t keep = 0;                // lanes whose D accumulates (scale-d)
+  bool sparse = false;              // .sp: metadata and selector below
+  uint32_t sel = 0, meta[32] = {};
   uint32_t d_abs[128];              // D registers from the warp's first frame (UINT32_MAX: none)
   double a[16][32];                 // A from registers, decoded at issue
 };
@@ -235,15 +261,19 @@ WgmmaState& wgmma_state(Warp& w) {
 void run_slice(Warp& w, Warp& owner, uint32_t rank, const WgmmaIssue& is, const Form& f) {
   static thread_local Operands x;
   const Inst& in = *is.in;
-  const uint32_t K = k_of(f.a), N = in.o[0].vec_n * 2 * per_reg(f.d);  // N/2 elements per thread
+  const uint32_t KS = k_of(f.a), K = is.sparse ? 2 * KS : KS;  // A's stored columns, the product's K
+  const uint32_t N = in.o[0].vec_n * 2 * per_reg(f.d);          // N/2 elements per thread
   // imm-scale-a, imm-scale-b, then imm-trans-a (descriptor A only), imm-trans-b.
   const uint32_t nimm = program::wgmma_imm_count(in);
   const double sa = nimm >= 2 ? program::wgmma_imm(in, 0) : 1, sb = nimm >= 2 ? program::wgmma_imm(in, 1) : 1;
   const bool trans_a = nimm == 4 && program::wgmma_imm(in, 2) == 1;
   const bool trans_b = nimm >= 3 && program::wgmma_imm(in, nimm - 1) == 1;
-  if (f.a_regs) std::memcpy(x.a, is.a, sizeof x.a);
-  else if (!load_smem(w, is.desc_a, trans_a, 16 * rank, 16, f.a, x.a)) return;
-  if (!load_smem(w, is.desc_b, trans_b, 0, N, f.b, x.b)) return;
+  if (f.a_regs) std::memcpy(x.stored, is.a, sizeof x.stored);
+  else if (!load_smem(w, is.desc_a, trans_a, 16 * rank, 16, f.a, KS, x.stored)) return;
+  if (is.sparse) expand_sparse(f.a, K, is.meta, is.sel, x.stored, x.a);
+  else
+    for (uint32_t r = 0; r < 16; ++r) std::copy_n(x.stored[r], K, x.a[r]);
+  if (!load_smem(w, is.desc_b, trans_b, 0, N, f.b, K, x.b)) return;
   if (sa < 0)
     for (auto& row : x.a)
       for (double& v : row) v = -v;
@@ -309,7 +339,14 @@ void mma_async(Warp& w, const Inst& in, uint32_t mask, const Form& f) {
     is->desc_a = w.src(in.o[1], s1)[0];
   }
   is->desc_b = w.src(in.o[2], s2)[0];
-  const Operand& sd = in.o[3];
+  is->sparse = in.nops == program::kWgmmaSparseOperands;
+  if (is->sparse) {
+    uint64_t s3[kWarpSize];
+    const uint64_t* m = w.src(in.o[3], s3);
+    for (uint32_t l = 0; l < kWarpSize; ++l) is->meta[l] = uint32_t(m[l]);
+    is->sel = uint32_t(in.o[4].imm);
+  }
+  const Operand& sd = in.o[is->sparse ? 5 : 3];
   is->keep = sd.kind == OK::Pred ? w.pred_value(sd) : (sd.imm != 0 ? kFullMask : 0);
   for (uint32_t r = 0; r < in.o[0].vec_n; ++r) {
     const Operand& reg = w.vec_elem(in.o[0], r);
@@ -421,9 +458,10 @@ ExecFn bind_mma_async(const Inst& in, const std::vector<std::string_view>& mods)
   Shape s;
   Elem types[3];
   uint32_t ntypes = 0;
-  bool shape_seen = false;
+  bool shape_seen = false, sparse = false;
   for (std::string_view m : mods) {
     if (m == ".sync" || m == ".aligned") continue;
+    if (m == ".sp") { sparse = true; continue; }
     if (m == ".satfinite") { f.sat = true; continue; }
     if (Elem e = elem_of(m); e != Elem::None) {
       if (ntypes == 3) return nullptr;
@@ -431,12 +469,22 @@ ExecFn bind_mma_async(const Inst& in, const std::vector<std::string_view>& mods)
       continue;
     }
     if (!shape_seen && parse_shape(m, s)) { shape_seen = true; continue; }
-    return nullptr;  // .sp and anything else: not implemented
+    return nullptr;  // anything else (.b1 and its bit ops): not implemented
   }
   if (ntypes != 3 || !shape_seen || s.m != 64) return nullptr;
   f.d = types[0], f.a = types[1], f.b = types[2];
-  if (!types_ok(f) || s.k != k_of(f.a) || !n_ok(f, s.n) || in.nops != 4) return nullptr;
-  const Operand &d = in.o[0], &a = in.o[1], &b = in.o[2], &sd = in.o[3];
+  const uint32_t nops = sparse ? program::kWgmmaSparseOperands : program::kWgmmaOperands;
+  if (!types_ok(f) || s.k != (sparse ? 2 : 1) * k_of(f.a) || !n_ok(f, s.n) || in.nops != nops) return nullptr;
+  const Operand &d = in.o[0], &a = in.o[1], &b = in.o[2], &sd = in.o[nops - 1];
+  if (sparse) {
+    // sp-meta a register (or constant); sp-sel picks the threads of each
+    // group of four that hold the metadata: 0..1 for 16- and 32-bit types
+    // (two threads a group), 0 for 8-bit ones (all four).
+    const Operand &meta = in.o[3], &sel = in.o[4];
+    if (meta.kind != OK::Reg && meta.kind != OK::Imm) return nullptr;
+    const uint32_t selectors = 4 / (s.k / mma::sparse_chunk(f.a) / 4);
+    if (sel.kind != OK::Imm || sel.imm < 0 || uint64_t(sel.imm) >= selectors) return nullptr;
+  }
   f.a_regs = a.kind == OK::Vec;
   if (d.kind != OK::Vec || d.vec_n != d_regs(f, s.n)) return nullptr;
   if (f.a_regs ? a.vec_n != 4 : a.kind != OK::Reg && a.kind != OK::Imm) return nullptr;

@@ -70,7 +70,8 @@ std::string_view unit_name(UnitClass u);
 // Forms of an opcode whose operand counts go beyond its table row, which
 // counts the opcode's other forms: the TMA copies, whose "[tmap, {coords}]"
 // counts as two operands and which may add im2col offsets, a multicast mask
-// and a cache policy. Matched on the mnemonic and its leading modifiers.
+// and a cache policy; sparse wgmma, with its metadata and selector.
+// Matched on the mnemonic and its leading modifiers.
 struct WideForm {
   std::string_view prefix;
   uint8_t max_operands;
@@ -79,6 +80,7 @@ inline constexpr WideForm kWideForms[] = {
     {"cp.async.bulk.tensor", 7},           // [dst], [tmap, {c}], [mbar], {im2col}, ctaMask, policy
     {"cp.reduce.async.bulk.tensor", 4},    // [tmap, {c}], [src], policy
     {"cp.async.bulk.prefetch.tensor", 4},  // [tmap, {c}], {im2col}, policy
+    {"wgmma.mma_async.sp", 10},            // d, a, b, sp-meta, sp-sel, scale-d, 4 immediates
 };
 constexpr std::optional<uint8_t> wide_form_max_operands(std::string_view instruction) {
   for (const WideForm& f : kWideForms)
@@ -86,18 +88,6 @@ constexpr std::optional<uint8_t> wide_form_max_operands(std::string_view instruc
         (instruction.size() == f.prefix.size() || instruction[f.prefix.size()] == '.'))
       return f.max_operands;
   return std::nullopt;
-}
-
-// Forms of known opcodes that softgpu does not implement and whose operands
-// need not fit the decoding of the forms it does (sparse wgmma has a
-// metadata and a selector operand, and up to ten in all): the parser takes
-// them as not implemented whatever their operands.
-inline constexpr std::string_view kUnimplementedForms[] = {"wgmma.mma_async.sp"};
-constexpr bool is_unimplemented_form(std::string_view instruction) {
-  for (std::string_view f : kUnimplementedForms)
-    if (instruction.substr(0, f.size()) == f && (instruction.size() == f.size() || instruction[f.size()] == '.'))
-      return true;
-  return false;
 }
 
 }  // namespace softgpu::isa

@@ -465,20 +465,25 @@ class FunctionDecoder {
     out_.calls.push_back(std::move(cs));
   }
 
-  // wgmma.mma_async d, a, b, scale-d, imm-scale-a, imm-scale-b{, imm-trans-a}{, imm-trans-b}:
-  // the first four are operands, the trailing immediates go to aux.
+  // wgmma.mma_async d, a, b, {sp-meta, sp-sel,} scale-d, imm-scale-a, imm-scale-b{, imm-trans-a}{, imm-trans-b}:
+  // the first four (six: .sp) are operands, the trailing immediates go to aux.
+  static size_t wgmma_fixed(const ptx::Instruction& src) {
+    const auto& m = src.modifiers;
+    return std::find(m.begin(), m.end(), ".sp") != m.end() ? kWgmmaSparseOperands : kWgmmaOperands;
+  }
   void wgmma_operands(const ptx::Instruction& src, Inst& in) {
-    in.nops = uint8_t(kWgmmaOperands);
-    for (size_t i = 0; i < kWgmmaOperands; ++i) in.o[i] = operand(src.operands[i], in, false);
-    const size_t extra = src.operands.size() - kWgmmaOperands;
+    const size_t fixed = wgmma_fixed(src);
+    in.nops = uint8_t(fixed);
+    for (size_t i = 0; i < fixed; ++i) in.o[i] = operand(src.operands[i], in, false);
+    const size_t extra = src.operands.size() - fixed;
     if (extra > kWgmmaMaxImms) { error(src.loc, "too many operands"); return; }
     in.aux = uint32_t(extra) << kWgmmaCountShift;
     for (size_t i = 0; i < extra; ++i) {
-      const ptx::Operand& a = src.operands[kWgmmaOperands + i];
+      const ptx::Operand& a = src.operands[fixed + i];
       if (a.kind != ptx::Operand::Kind::Int || a.ival < -1 || a.ival > 1) {
         error(a.loc, fmt::format("wgmma.mma_async operand {} must be an integer constant (imm-scale: 1 or -1, "
                                  "imm-trans: 0 or 1)",
-                                 kWgmmaOperands + i + 1));
+                                 fixed + i + 1));
         return;
       }
       in.aux |= uint32_t(a.ival + 1) << (2 * i);
@@ -533,7 +538,7 @@ class FunctionDecoder {
       }
       pending_tables_.emplace_back(in.aux, names, src.loc);
       in.nops = 1;
-    } else if (in.op == Opcode::Wgmma && src.operands.size() > kWgmmaOperands) {
+    } else if (in.op == Opcode::Wgmma && src.operands.size() > wgmma_fixed(src)) {
       wgmma_operands(src, in);
     } else {
       size_t n = std::min<size_t>(src.operands.size(), Inst::kPairSlot);

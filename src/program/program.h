@@ -169,7 +169,10 @@ struct CallSite {
 // imm-trans-a and/or imm-trans-b, as the form has them) are modifiers in all
 // but syntax and live in Inst::aux: two bits each (value + 1, values -1..1),
 // their count above kWgmmaCountShift.
+// The sparse form (.sp) has sp-meta and sp-sel between b and scale-d: six
+// operand slots.
 inline constexpr size_t kWgmmaOperands = 4;
+inline constexpr size_t kWgmmaSparseOperands = 6;
 inline constexpr size_t kWgmmaMaxImms = 4;
 inline constexpr uint32_t kWgmmaCountShift = 24;
 inline uint32_t wgmma_imm_count(const Inst& in) { return in.aux >> kWgmmaCountShift; }

@@ -164,13 +164,6 @@ bool Parser::parse_instruction(Instruction& in) {
   // The opcode table counts "[tex, {x, y}]" as separate operands (handle, coordinates).
   size_t n = 0;
   for (const auto& o : in.operands) n += 1 + (o.kind == Operand::Kind::Address ? o.list.size() : 0);
-  if (isa::is_unimplemented_form(full)) {
-    in.not_implemented = true;
-    not_implemented(op.loc, fmt::format("instruction '{}' is not implemented by softgpu; kernels that use it "
-                                        "fail at launch",
-                                        name));
-    return true;
-  }
   const uint8_t max_ops = std::max(info.max_operands, isa::wide_form_max_operands(full).value_or(0));
   if (n < info.min_operands || n > max_ops) {
     std::string want = info.min_operands == max_ops ? fmt::format("{}", info.min_operands)

@@ -78,3 +78,9 @@ cuda_test(wgmma_pipeline wgmma_pipeline
 cuda_test(wgmma_pipeline_small_cta wgmma_pipeline ARGS small EXPECT_RC 0
           STDOUT_REGEX "a 64-thread CTA's wgmma: cudaErrorIllegalInstruction"
           STDERR_REGEX "warpgroup 0 needs warps 0-3, but the CTA has 2 warps")
+
+# Sparse wgmma (wgmma.mma_async.sp): compressed A from shared memory or
+# registers, metadata in the ISA's per-warp layout with both selectors,
+# f16 and s8, against a CPU GEMM of the dense A.
+softgpu_cuda_program(wgmma_sparse SOURCES hopper/wgmma_sparse.cu ARCH -gencode arch=compute_90a,code=[sm_90a,compute_90a])
+cuda_test(wgmma_sparse wgmma_sparse STDOUT_REGEX "f16 k32 smem sel 1: 0 mismatches.*s8 k64 smem sel 0: 0 mismatches.*PASS wgmma_sparse")

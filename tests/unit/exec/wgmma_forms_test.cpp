@@ -1,8 +1,8 @@
 // The forms of wgmma and setmaxnreg the executor binds, and those it does
 // not: a kernel with a form outside the ISA's (a register count that does
 // not fit N, an N the type lacks, imm-scale 0, imm-trans on tf32, mixed
-// types the ISA does not list, .sp) fails at launch naming the instruction;
-// the valid ones load.
+// types the ISA does not list, a sparse form's K or selector outside the
+// ISA's) fails at launch naming the instruction; the valid ones load.
 #include <gtest/gtest.h>
 
 #include "exec/engine.h"
@@ -49,6 +49,15 @@ TEST(WgmmaForms, ValidFormsBind) {
             "");
   EXPECT_EQ(form("\twgmma.mma_async.sync.aligned.m64n48k32.s32.u8.s8.satfinite " + regs(24) +
                  ", %rd1, %rd2, %p1;\n"), "");
+  // Sparse: K twice the dense one, sp-meta and sp-sel before scale-d.
+  EXPECT_EQ(form("\twgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 " + regs(4) +
+                 ", %rd1, %rd2, %d9, 1, 1, 1, 1, 0, 0;\n"), "");
+  EXPECT_EQ(form("\twgmma.mma_async.sp.sync.aligned.m64n16k32.f32.bf16.bf16 " + regs(8) +
+                 ", {%d10, %d11, %d12, %d13}, %rd2, %d9, 0, %p1, 1, -1, 1;\n"), "");
+  EXPECT_EQ(form("\twgmma.mma_async.sp.sync.aligned.m64n8k16.f32.tf32.tf32 " + regs(4) +
+                 ", %rd1, %rd2, %d9, 1, 1, 1, 1;\n"), "");
+  EXPECT_EQ(form("\twgmma.mma_async.sp.sync.aligned.m64n16k64.s32.s8.u8.satfinite " + regs(8) +
+                 ", %rd1, %rd2, %d9, 0, 1;\n"), "");
 }
 
 TEST(WgmmaForms, FormsOutsideTheIsaFailAtLaunch) {
@@ -67,8 +76,10 @@ TEST(WgmmaForms, FormsOutsideTheIsaFailAtLaunch) {
       // k16 is not the fp8 shape; .satfinite is for integers
       "\twgmma.mma_async.sync.aligned.m64n8k16.f32.e4m3.e4m3 " + regs(4) + ", %rd1, %rd2, 1, 1, 1;\n",
       "\twgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16.satfinite " + regs(4) + ", %rd1, %rd2, 1, 1, 1, 0, 0;\n",
-      // sparse wgmma
-      "\twgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 " + regs(4) + ", %rd1, %rd2, %d9, 0, 1, 1, 1, 0, 0;\n",
+      // sparse: the dense K, a selector of 2 (16-bit types have 0 and 1), 1 for 8-bit types (only 0)
+      "\twgmma.mma_async.sp.sync.aligned.m64n8k16.f32.f16.f16 " + regs(4) + ", %rd1, %rd2, %d9, 0, 1, 1, 1, 0, 0;\n",
+      "\twgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 " + regs(4) + ", %rd1, %rd2, %d9, 2, 1, 1, 1, 0, 0;\n",
+      "\twgmma.mma_async.sp.sync.aligned.m64n8k64.s32.s8.s8 " + regs(4) + ", %rd1, %rd2, %d9, 1, 1;\n",
       "\twgmma.wait_group.sync.aligned %d1;\n",
       "\tsetmaxnreg.sync.aligned.u32 40;\n",
   };
