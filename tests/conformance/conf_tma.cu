@@ -1,5 +1,5 @@
 // Conformance: TMA (sm_90) tensor copies on maps from cuTensorMapEncodeTiled
-// and cuTensorMapEncodeIm2col (reached through cudaGetDriverEntryPoint).
+// and cuTensorMapEncodeIm2col (reached through cudaGetDriverEntryPointByVersion).
 // Every element of every box is one check against a CPU model written here
 // from the CUDA driver's and the PTX ISA's descriptions:
 //  - tile loads: the box at signed coordinates, elements at c + i * stride,
@@ -313,9 +313,9 @@ int store_case(Conf& conf, Tensor& t, const char* form, int c0, int c1, bool red
 int main(int argc, char** argv) {
   Conf conf("conf_tma", argc, argv);
   cudaDriverEntryPointQueryResult q;
-  CONF_CHECK(cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", reinterpret_cast<void**>(&encode_tiled),
+  CONF_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", reinterpret_cast<void**>(&encode_tiled), 12000,
                                      cudaEnableDefault, &q));
-  CONF_CHECK(cudaGetDriverEntryPoint("cuTensorMapEncodeIm2col", reinterpret_cast<void**>(&encode_im2col),
+  CONF_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeIm2col", reinterpret_cast<void**>(&encode_im2col), 12000,
                                      cudaEnableDefault, &q));
   if (!encode_tiled || !encode_im2col) {
     std::printf("FAIL conf_tma: no tensor-map entry points\n");

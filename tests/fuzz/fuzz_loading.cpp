@@ -46,7 +46,7 @@ std::vector<std::string> entry_names(const void* wrapper) {
 }
 
 void load_once(const Wrapper& w) {
-  runtime::Runtime rt(fuzz_gpu(), runtime::Options{"fuzz", 1, 1.0});
+  runtime::Runtime rt(fuzz_gpu(), fuzz_options(1.0));
   void* h = rt.register_fatbin(&w);
   if (!h) violation("register_fatbin returned null", 0);
   // Host stubs and shadows: addresses of distinct bytes of this frame.

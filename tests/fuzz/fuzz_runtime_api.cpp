@@ -412,7 +412,7 @@ class Session {
   }
 
   Bytes_ in_;
-  runtime::Runtime rt_{fuzz_gpu(), runtime::Options{"fuzz", 1, 5.0}};
+  runtime::Runtime rt_{fuzz_gpu(), fuzz_options(5.0)};
   void* module_ = nullptr;
   char stub_ = 0;  // the kernel's host stub: its address is the key
   std::vector<uint8_t> host_;

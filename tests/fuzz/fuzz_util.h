@@ -11,6 +11,7 @@
 
 #include "common/types.h"
 #include "config/gpu_config.h"
+#include "runtime/runtime.h"
 
 namespace softgpu::fuzz {
 
@@ -50,6 +51,16 @@ class GuardedCopy {
   uint8_t* base_ = nullptr;
   uint8_t* data_ = nullptr;
 };
+
+// Options for the fuzz GPU, set member by member (a partial braced list
+// draws -Wmissing-field-initializers).
+inline runtime::Options fuzz_options(double watchdog_seconds) {
+  runtime::Options o;
+  o.gpu = "fuzz";
+  o.threads = 1;
+  o.watchdog_seconds = watchdog_seconds;
+  return o;
+}
 
 // A small GPU description, so the targets do not depend on config files.
 inline config::GpuConfig fuzz_gpu() {

@@ -6,6 +6,7 @@
 // checked against the rule worked by hand. Usage: driver_mixed
 // context|memory|entry|attributes|clusters
 #include <cuda.h>
+#include <dlfcn.h>
 #include <cuda_runtime.h>
 
 #include <cstring>
@@ -105,16 +106,24 @@ int part_memory() {
   return 0;
 }
 
+// cudaGetDriverEntryPoint is deprecated in the CUDA 12.5+ headers but programs
+// still call it: looked up by name, the test covers the exported function
+// without a deprecation warning.
+using GetEntryPoint = cudaError_t (*)(const char*, void**, unsigned long long, cudaDriverEntryPointQueryResult*);
+GetEntryPoint get_entry_point() {
+  return reinterpret_cast<GetEntryPoint>(dlsym(RTLD_DEFAULT, "cudaGetDriverEntryPoint"));
+}
+
 int part_entry() {
   void* fn = nullptr;
   cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
-  CHECK(cudaGetDriverEntryPoint("cuMemAlloc", &fn, cudaEnableDefault, &q));
+  CHECK(get_entry_point()("cuMemAlloc", &fn, cudaEnableDefault, &q));
   EXPECT_TRUE(fn != nullptr && q == cudaDriverEntryPointSuccess);
   auto mem_alloc = reinterpret_cast<CUresult (*)(CUdeviceptr*, size_t)>(fn);
   CHECK(cudaGetDriverEntryPointByVersion("cuMemFree", &fn, 12000, cudaEnableDefault, &q));
   EXPECT_TRUE(fn != nullptr && q == cudaDriverEntryPointSuccess);
   auto mem_free = reinterpret_cast<CUresult (*)(CUdeviceptr)>(fn);
-  CHECK(cudaGetDriverEntryPoint("cuInit", &fn, cudaEnableDefault, &q));
+  CHECK(get_entry_point()("cuInit", &fn, cudaEnableDefault, &q));
   CU_CHECK(reinterpret_cast<CUresult (*)(unsigned)>(fn)(0));
   CUdeviceptr d = 0;
   CU_CHECK(mem_alloc(&d, 1024));
@@ -125,12 +134,12 @@ int part_entry() {
   EXPECT_TRUE(in == out);
   CU_CHECK(mem_free(d));
   // The per-thread variant, and names that do not exist.
-  CHECK(cudaGetDriverEntryPoint("cuLaunchKernel", &fn, cudaEnablePerThreadDefaultStream, &q));
+  CHECK(get_entry_point()("cuLaunchKernel", &fn, cudaEnablePerThreadDefaultStream, &q));
   EXPECT_TRUE(fn != nullptr && q == cudaDriverEntryPointSuccess);
   fn = reinterpret_cast<void*>(1);
-  CHECK(cudaGetDriverEntryPoint("cuNoSuchFunction", &fn, cudaEnableDefault, &q));
+  CHECK(get_entry_point()("cuNoSuchFunction", &fn, cudaEnableDefault, &q));
   EXPECT_TRUE(fn == nullptr && q == cudaDriverEntryPointSymbolNotFound);
-  EXPECT_ERR(cudaGetDriverEntryPoint("cuInit", &fn, 0x10, &q), cudaErrorInvalidValue);
+  EXPECT_ERR(get_entry_point()("cuInit", &fn, 0x10, &q), cudaErrorInvalidValue);
   // cuGetProcAddress itself, as cudart-based libraries call it.
   void* pfn = nullptr;
   CUdriverProcAddressQueryResult st;
@@ -183,7 +192,11 @@ int part_attributes() {
   CU_CHECK(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 0));
   EXPECT_TRUE(size_t(v) == p.sharedMemPerBlockOptin);
   int major = 0, minor = 0;
-  CU_CHECK(cuDeviceComputeCapability(&major, &minor, 0));
+  // Deprecated in the headers, still exported: looked up by name as above.
+  auto compute_capability =
+      reinterpret_cast<CUresult (*)(int*, int*, CUdevice)>(dlsym(RTLD_DEFAULT, "cuDeviceComputeCapability"));
+  EXPECT_TRUE(compute_capability != nullptr);
+  if (compute_capability) CU_CHECK(compute_capability(&major, &minor, 0));
   EXPECT_TRUE(major == p.major && minor == p.minor);
   char name[256];
   CU_CHECK(cuDeviceGetName(name, sizeof name, 0));

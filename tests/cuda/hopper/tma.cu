@@ -1,5 +1,5 @@
 // TMA from a CUDA program, as the CUDA programming guide writes it: tensor
-// maps from cuTensorMapEncodeTiled (reached through cudaGetDriverEntryPoint,
+// maps from cuTensorMapEncodeTiled (reached through cudaGetDriverEntryPointByVersion,
 // so the program links only the runtime), libcu++'s
 // cp_async_bulk_tensor_2d_global_to_shared / _shared_to_global with a
 // cuda::barrier, checked against CPU loops:
@@ -78,7 +78,7 @@ __global__ void raw_box(const __grid_constant__ CUtensorMap map, int x, int y, u
 int main() {
   PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
   cudaDriverEntryPointQueryResult q;
-  CHECK(cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", reinterpret_cast<void**>(&encode), cudaEnableDefault, &q));
+  CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", reinterpret_cast<void**>(&encode), 12000, cudaEnableDefault, &q));
   REQUIRE(q == cudaDriverEntryPointSuccess && encode, "cuTensorMapEncodeTiled not found");
 
   // 1. tiles

@@ -1,6 +1,6 @@
 // A 2-D convolution (NHWC, fp32, 3x3 filter, padding 1, stride 1 and 2)
 // through TMA's im2col loads: the tensor map from cuTensorMapEncodeIm2col
-// (through cudaGetDriverEntryPoint), pixel box corners -pad and
+// (through cudaGetDriverEntryPointByVersion), pixel box corners -pad and
 // pad - (filter - 1) as CUTLASS sets them, the element strides the
 // convolution's strides; each CTA takes 32 output pixels, loads the 32
 // pixels' channels under each filter tap (the tap as im2col offsets,
@@ -117,7 +117,7 @@ int run(PFN_cuTensorMapEncodeIm2col_v12000 encode, int stride) {
 int main() {
   PFN_cuTensorMapEncodeIm2col_v12000 encode = nullptr;
   cudaDriverEntryPointQueryResult q;
-  CHECK(cudaGetDriverEntryPoint("cuTensorMapEncodeIm2col", reinterpret_cast<void**>(&encode), cudaEnableDefault, &q));
+  CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeIm2col", reinterpret_cast<void**>(&encode), 12000, cudaEnableDefault, &q));
   REQUIRE(q == cudaDriverEntryPointSuccess && encode, "cuTensorMapEncodeIm2col not found");
   if (run(encode, 1) || run(encode, 2)) return 1;
   std::printf("PASS tma_im2col_conv\n");

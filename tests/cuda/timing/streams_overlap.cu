@@ -32,7 +32,8 @@ int main() {
   cudaEvent_t fork, join[chunks];
   CHECK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
   for (auto& e : join) CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-  auto issue = [&](int pass) {
+  // Returns 1 after a failed call (CHECK's return), 0 when all were issued.
+  auto issue = [&](int pass) -> int {
     for (int c = 0; c < chunks; ++c) {
       cudaStream_t st = pass == 0 ? s[0] : s[c];
       float* dc = d + size_t(c) * n;
@@ -41,6 +42,7 @@ int main() {
       scale<<<n / 256, 256, 0, st>>>(dc, n);
       CHECK(cudaMemcpyAsync(hc, dc, n * sizeof(float), cudaMemcpyDeviceToHost, st));
     }
+    return 0;
   };
   // The graph: s[0] forks to s[1..3] and joins them again.
   cudaGraph_t graph;
@@ -48,7 +50,7 @@ int main() {
   CHECK(cudaStreamBeginCapture(s[0], cudaStreamCaptureModeGlobal));
   CHECK(cudaEventRecord(fork, s[0]));
   for (int c = 1; c < chunks; ++c) CHECK(cudaStreamWaitEvent(s[c], fork));
-  issue(1);
+  if (issue(1)) return 1;
   for (int c = 1; c < chunks; ++c) {
     CHECK(cudaEventRecord(join[c], s[c]));
     CHECK(cudaStreamWaitEvent(s[0], join[c]));
@@ -59,8 +61,11 @@ int main() {
   for (int pass = 0; pass < 3; ++pass) {
     for (int i = 0; i < chunks * n; ++i) h[i] = float(i % 1000);
     CHECK(cudaEventRecord(a));
-    if (pass < 2) issue(pass);
-    else CHECK(cudaGraphLaunch(exec, s[0]));
+    if (pass < 2) {
+      if (issue(pass)) return 1;
+    } else {
+      CHECK(cudaGraphLaunch(exec, s[0]));
+    }
     CHECK(cudaEventRecord(b));
     CHECK(cudaEventSynchronize(b));
     CHECK(cudaEventElapsedTime(&ms[pass], a, b));

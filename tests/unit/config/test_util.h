@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 const fs::path kShipped = SOFTGPU_SHIPPED_CONFIG_DIR;
 constexpr uint64_t KiB = 1024, MiB = 1024 * KiB, GiB = 1024 * MiB;
 
-std::string read_text(const fs::path& p) {
+inline std::string read_text(const fs::path& p) {
   std::ifstream in(p);
   std::stringstream s;
   s << in.rdbuf();
@@ -49,7 +49,7 @@ class TempDir {
 };
 
 // The shipped file `key`.toml with one exact piece of text replaced.
-std::string edited(const std::string& key, const std::string& from, const std::string& to) {
+inline std::string edited(const std::string& key, const std::string& from, const std::string& to) {
   std::string text = read_text(kShipped / (key + ".toml"));
   const size_t at = text.find(from);
   EXPECT_NE(at, std::string::npos) << "test setup: '" << from << "' not in " << key << ".toml";
@@ -58,13 +58,13 @@ std::string edited(const std::string& key, const std::string& from, const std::s
 }
 
 // 1-based line of the first occurrence of `needle` in `text`.
-int line_of(const std::string& text, const std::string& needle) {
+inline int line_of(const std::string& text, const std::string& needle) {
   const size_t at = text.find(needle);
   return at == std::string::npos ? -1 : 1 + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
 }
 
 // Loads `text` as <key>.toml and expects an InvalidValue error containing `want`.
-std::string expect_rejected(const std::string& text, const std::string& want, const std::string& key = "h100") {
+inline std::string expect_rejected(const std::string& text, const std::string& want, const std::string& key = "h100") {
   TempDir dir;
   auto r = load_gpu_config(dir.write(key + ".toml", text));
   EXPECT_FALSE(r.ok()) << "accepted a file that should fail with: " << want;

@@ -177,6 +177,7 @@ struct Fixture {
       ++i;
     };
     (put(args), ...);
+    (void)put;  // unused when the kernel takes no arguments
     return exec::launch(*prog, k, cfg, mem, opts);
   }
 };

@@ -12,8 +12,6 @@
 namespace softgpu::runtime::testing {
 namespace {
 
-Options test_options() { return Options{"test", 2, 30.0, 0, std::nullopt}; }
-
 // A float texture over `n` floats of linear device memory.
 Status make_texture(Runtime& rt, uint64_t* out, void** mem) {
   constexpr size_t n = 256;

@@ -130,8 +130,9 @@ TEST(PtxLinker, DamagedImagesAreRefusedNotOverread) {
   // Every prefix of the image either reads back whole modules or is refused.
   for (size_t n = 0; n < image.size(); n += 7) {
     auto r = read_linked_image(std::string_view(image).substr(0, n));
-    if (r)
+    if (r) {
       for (const auto& m : r.value()) EXPECT_TRUE(m.text == kCaller || m.text == kCallee) << n;
+    }
   }
   std::string big = image;
   big.replace(big.find("//softgpu-module ") + 17, 1, "9");  // a length past the end

@@ -32,9 +32,19 @@ inline config::GpuConfig test_gpu() {
   return g;
 }
 
+// Options set member by member: a braced list that names only some members
+// draws -Wmissing-field-initializers.
+inline Options test_options(const std::string& gpu = "test", unsigned threads = 2, double watchdog = 30.0) {
+  Options o;
+  o.gpu = gpu;
+  o.threads = threads;
+  o.watchdog_seconds = watchdog;
+  return o;
+}
+
 class RuntimeTest : public ::testing::Test {
  protected:
-  RuntimeTest() : rt(test_gpu(), Options{"test", 2, 30.0, 0, std::nullopt}) {}
+  RuntimeTest() : rt(test_gpu(), test_options()) {}
   Runtime rt;
 };
 

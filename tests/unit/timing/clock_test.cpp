@@ -73,7 +73,9 @@ std::vector<Row> run(unsigned threads, bool with_model) {
   if (with_model) o.listener = &rec;
   EXPECT_EQ(g.launch("clocked", g.config("clocked", {kCtas, 1, 1}, {kThreads, 1, 1}, out), o).status,
             Status::Success);
-  if (with_model) EXPECT_GT(model.finish().warp_instructions, 0u);
+  if (with_model) {
+    EXPECT_GT(model.finish().warp_instructions, 0u);
+  }
   return {out, out + kCtas * kThreads};
 }
 
