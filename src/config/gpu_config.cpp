@@ -12,7 +12,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -21,6 +20,7 @@
 
 #include <toml++/toml.h>
 
+#include "common/read_file.h"
 #include "config/schema.h"
 
 namespace softgpu::config {
@@ -341,11 +341,9 @@ Result<std::vector<std::filesystem::path>> list_configs(const std::filesystem::p
 // The file as a TOML table; syntax errors give file:line:col.
 Result<toml::table> parse_file(const std::filesystem::path& file) {
   const std::string name = file.string();
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return Error{Status::FileNotFound, fmt::format("{}: cannot open GPU config file", name)};
-  std::stringstream buf;
-  buf << in.rdbuf();
-  const std::string text = buf.str();
+  auto read = read_regular_file(file, kMaxConfigFileBytes);
+  if (!read) return Error{read.error().status, fmt::format("GPU config file {}", read.error().message)};
+  const std::string text = std::move(read.value());
 #if TOML_EXCEPTIONS
   try {
     return toml::parse(text, name);

@@ -13,6 +13,8 @@
 #include <fstream>
 #include <vector>
 
+#include "common/read_file.h"
+
 namespace softgpu::jit {
 
 namespace fs = std::filesystem;
@@ -42,18 +44,20 @@ std::string DiskCache::path(const std::string& key) const { return dir_ + "/" + 
 std::optional<std::string> DiskCache::get(const std::string& key) const {
   if (key.size() != kKeyBytes) return std::nullopt;
   const std::string p = path(key);
-  std::ifstream f(p, std::ios::binary);
-  if (!f) return std::nullopt;
+  // A regular file of at most a header and 1 GiB (read_regular_file: never
+  // a read that blocks or grows without end, whatever is at that name).
+  auto read = read_regular_file(p, sizeof(Header) + kMaxSourceFileBytes);
+  // Missing (not cached yet), not a regular file or too large: compiled
+  // afresh, and whatever is at that name left alone.
+  if (!read) return std::nullopt;
+  const std::string& file = read.value();
   Header h{};
-  std::string obj;
-  bool ok = bool(f.read(reinterpret_cast<char*>(&h), sizeof h)) && std::memcmp(h.magic, kMagic, 8) == 0 &&
-            std::memcmp(h.key, key.data(), kKeyBytes) == 0 && h.size > 0 && h.size < (1ull << 30);
-  if (ok) {
-    obj.resize(h.size);
-    ok = bool(f.read(obj.data(), std::streamsize(h.size))) && f.peek() == std::char_traits<char>::eof() &&
-         checksum(obj) == h.checksum;
-  }
-  if (!ok) {
+  bool ok = file.size() >= sizeof h;
+  if (ok) std::memcpy(&h, file.data(), sizeof h);
+  ok = ok && std::memcmp(h.magic, kMagic, 8) == 0 && std::memcmp(h.key, key.data(), kKeyBytes) == 0 && h.size > 0 &&
+       h.size == file.size() - sizeof h;
+  std::string obj = ok ? file.substr(sizeof h) : std::string();
+  if (!ok || checksum(obj) != h.checksum) {
     std::error_code ec;
     fs::remove(p, ec);  // damaged or foreign: compiled afresh and rewritten
     return std::nullopt;

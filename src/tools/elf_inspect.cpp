@@ -2,11 +2,10 @@
 #include "tools/elf_inspect.h"
 
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
 #include <fmt/core.h>
 
+#include "common/read_file.h"
 #include "fatbin/fatbin.h"
 
 namespace softgpu::tools {
@@ -52,11 +51,10 @@ void scan_fatbins(const std::vector<std::byte>& buf, const Section& s, ElfInfo& 
 }  // namespace
 
 Result<ElfInfo> inspect_elf(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return Error{Status::FileNotFound, fmt::format("cannot open '{}'", file.string())};
-  std::vector<char> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<std::byte> buf(raw.size());
-  std::memcpy(buf.data(), raw.data(), raw.size());
+  auto raw = read_regular_file(file, kMaxProgramFileBytes);
+  if (!raw) return raw.error();
+  std::vector<std::byte> buf(raw->size());
+  std::memcpy(buf.data(), raw->data(), raw->size());
 
   if (buf.size() >= 4 && buf.size() < 64 && std::memcmp(buf.data(), "\x7f" "ELF", 4) == 0)
     return Error{Status::InvalidSource, fmt::format("'{}' is truncated: {} bytes, an ELF header needs 64",

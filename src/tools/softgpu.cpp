@@ -3,13 +3,13 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include "common/read_file.h"
 #include "config/gpu_config.h"
 #include "exec/device_memory.h"
 #include "exec/engine.h"
@@ -78,14 +78,12 @@ int cmd_devices() {
 }
 
 int cmd_check(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    std::cerr << fmt::format("softgpu check: cannot open '{}'\n", file);
+  auto read = read_regular_file(file, kMaxSourceFileBytes);
+  if (!read) {
+    std::cerr << fmt::format("softgpu check: {}\n", read.error().message);
     return 1;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string text = ss.str();
+  const std::string text = std::move(read.value());
   ptx::ParseOptions options;
   options.check_local_limit = true;  // the launch would fail; say so here
   auto parsed = ptx::parse(text, file, options);

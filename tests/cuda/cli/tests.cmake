@@ -86,7 +86,9 @@ add_test(NAME cuda.cli_errors
   COMMAND bash ${_cli}/cli_errors.sh $<TARGET_FILE:softgpu> ${_bin}/vector_add ${PROJECT_VERSION})
 add_executable(signal_child ${_cli}/signal_child.cpp)
 add_test(NAME cuda.cli_signals COMMAND bash ${_cli}/cli_signals.sh $<TARGET_FILE:softgpu> $<TARGET_FILE:signal_child>)
-set_tests_properties(cuda.cli_errors cuda.cli_signals PROPERTIES LABELS cuda TIMEOUT 60)
+# Input files that are devices, FIFOs, directories or too large (issue 21).
+add_test(NAME cuda.cli_inputs COMMAND bash ${_cli}/cli_inputs.sh $<TARGET_FILE:softgpu> ${_bin}/vector_add)
+set_tests_properties(cuda.cli_errors cuda.cli_signals cuda.cli_inputs PROPERTIES LABELS cuda TIMEOUT 60)
 
 # Installing as users do: an installed tree runs with no source or build tree.
 set(_install_driver "")

@@ -4,6 +4,7 @@
 // a damaged cache is recompiled and rewritten, and identical functions of
 // two programs share their machine code. Results are the CPU reference's
 // in every case (Prog::run checks them).
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -78,6 +79,24 @@ TEST(JitCache, DamagedEntriesAreRemoved) {
     EXPECT_FALSE(fs::exists(f)) << kind;
     EXPECT_EQ(c.get(key('b')), obj) << kind;
   }
+}
+
+// A FIFO or a directory at an entry's name is a miss, returned at once
+// (opening the FIFO to read it would wait for a writer forever), and is
+// left where it is.
+TEST(JitCache, NonRegularEntriesAreMissesNotHangs) {
+  TempDir d;
+  jit::DiskCache c(d.p.string());
+  ASSERT_TRUE(c.put(key('b'), "object"));  // creates the directory
+  const fs::path fifo = d.p / (key('a') + ".o");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_FALSE(c.get(key('a')));
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  const fs::path dir = d.p / (key('c') + ".o");
+  fs::create_directory(dir);
+  EXPECT_FALSE(c.get(key('c')));
+  EXPECT_TRUE(fs::is_directory(dir));
+  EXPECT_EQ(c.get(key('b')), "object");
 }
 
 TEST(JitCache, StaysUnderItsLimit) {
