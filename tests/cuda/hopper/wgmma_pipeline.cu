@@ -23,6 +23,8 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+
+#include "../check.cuh"
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -117,15 +119,6 @@ __global__ void warp_exits(float* out) {
   out[threadIdx.x] = d[0];
 }
 
-#define CK(call)                                                                                  \
-  do {                                                                                            \
-    cudaError_t e_ = (call);                                                                      \
-    if (e_ != cudaSuccess) {                                                                      \
-      std::printf("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));      \
-      return 1;                                                                                   \
-    }                                                                                             \
-  } while (0)
-
 template <int kStages, bool kRacy = false>
 int run(int M, int N, int K) {
   std::vector<__half> a(size_t(M) * K), b(size_t(N) * K);
@@ -136,17 +129,17 @@ int run(int M, int N, int K) {
   for (size_t i = 0; i < b.size(); ++i) fb[i] = small(), b[i] = __float2half(fb[i]);
   __half *da, *db;
   float* dc;
-  CK(cudaMalloc(&da, a.size() * 2));
-  CK(cudaMalloc(&db, b.size() * 2));
-  CK(cudaMalloc(&dc, size_t(M) * N * 4));
-  CK(cudaMemcpy(da, a.data(), a.size() * 2, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(db, b.data(), b.size() * 2, cudaMemcpyHostToDevice));
-  CK(cudaMemset(dc, 0xff, size_t(M) * N * 4));
+  CHECK(cudaMalloc(&da, a.size() * 2));
+  CHECK(cudaMalloc(&db, b.size() * 2));
+  CHECK(cudaMalloc(&dc, size_t(M) * N * 4));
+  CHECK(cudaMemcpy(da, a.data(), a.size() * 2, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(db, b.data(), b.size() * 2, cudaMemcpyHostToDevice));
+  CHECK(cudaMemset(dc, 0xff, size_t(M) * N * 4));
   gemm<kStages, kRacy><<<dim3(N / kTile, M / kTile), 128>>>(da, db, dc, N, K);
-  CK(cudaGetLastError());
-  CK(cudaDeviceSynchronize());
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
   std::vector<float> c(size_t(M) * N);
-  CK(cudaMemcpy(c.data(), dc, c.size() * 4, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(c.data(), dc, c.size() * 4, cudaMemcpyDeviceToHost));
   int bad = 0, bad_rows_16_63 = 0;
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
@@ -168,7 +161,7 @@ int run(int M, int N, int K) {
 
 int main(int argc, char** argv) {
   float* out;
-  CK(cudaMalloc(&out, 128 * 4));
+  CHECK(cudaMalloc(&out, 128 * 4));
   if (argc > 1 && std::strcmp(argv[1], "small") == 0) {
     warp_exits<<<1, 64>>>(out);
     const cudaError_t e = cudaDeviceSynchronize();

@@ -14,6 +14,8 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+
+#include "../check.cuh"
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -69,15 +71,6 @@ __global__ void sparse_mma(const uint8_t* a_stored, const uint8_t* b, const uint
   for (int i = 0; i < 8; ++i) out[(16 * w + l / 4 + 8 * ((i >> 1) & 1)) * N + 8 * (i >> 2) + 2 * (l % 4) + (i & 1)] = d[i];
 }
 
-#define CK(call)                                                                             \
-  do {                                                                                       \
-    cudaError_t e_ = (call);                                                                 \
-    if (e_ != cudaSuccess) {                                                                 \
-      std::printf("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      return 1;                                                                              \
-    }                                                                                        \
-  } while (0)
-
 template <int kForm, int kSel>
 int run(const char* name) {
   constexpr int e = kForm == 2 ? 1 : 2, K = kForm == 2 ? 64 : 32, KS = K / 2;
@@ -129,20 +122,20 @@ int run(const char* name) {
     }
   uint8_t *da, *db;
   uint32_t *dm, *df, *dout;
-  CK(cudaMalloc(&da, ab.size()));
-  CK(cudaMalloc(&db, bb.size()));
-  CK(cudaMalloc(&dm, 128 * 4));
-  CK(cudaMalloc(&df, frag.size() * 4));
-  CK(cudaMalloc(&dout, M * N * 4));
-  CK(cudaMemcpy(da, ab.data(), ab.size(), cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(db, bb.data(), bb.size(), cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(dm, meta.data(), 128 * 4, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(df, frag.data(), frag.size() * 4, cudaMemcpyHostToDevice));
+  CHECK(cudaMalloc(&da, ab.size()));
+  CHECK(cudaMalloc(&db, bb.size()));
+  CHECK(cudaMalloc(&dm, 128 * 4));
+  CHECK(cudaMalloc(&df, frag.size() * 4));
+  CHECK(cudaMalloc(&dout, M * N * 4));
+  CHECK(cudaMemcpy(da, ab.data(), ab.size(), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(db, bb.data(), bb.size(), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dm, meta.data(), 128 * 4, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(df, frag.data(), frag.size() * 4, cudaMemcpyHostToDevice));
   sparse_mma<kForm, kSel><<<1, 128>>>(da, db, dm, df, dout);
-  CK(cudaGetLastError());
-  CK(cudaDeviceSynchronize());
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
   std::vector<uint32_t> out(M * N);
-  CK(cudaMemcpy(out.data(), dout, out.size() * 4, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(out.data(), dout, out.size() * 4, cudaMemcpyDeviceToHost));
   int bad = 0;
   for (int r = 0; r < M; ++r)
     for (int n = 0; n < N; ++n) {
