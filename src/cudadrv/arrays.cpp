@@ -4,8 +4,6 @@
 // CUtexObject a cudaTextureObject_t).
 #include <cstring>
 
-#include <driver_functions.h>
-
 #include "cudadrv/driver.h"
 
 using softgpu::cudadrv::guarded;
@@ -105,11 +103,11 @@ CUresult copy_3d(const Side& src, const Side& dst, size_t width_bytes, size_t he
   p.srcArray = src.array;
   p.dstArray = dst.array;
   // Linear sides start at their first byte already; array positions are in elements.
-  if (src.array) p.srcPos = make_cudaPos(src.x / esize, src.y, src.z);
-  else p.srcPtr = make_cudaPitchedPtr(src.linear, src.pitch, src.pitch, src_rows);
-  if (dst.array) p.dstPos = make_cudaPos(dst.x / esize, dst.y, dst.z);
-  else p.dstPtr = make_cudaPitchedPtr(dst.linear, dst.pitch, dst.pitch, dst_rows);
-  p.extent = make_cudaExtent(src.array || dst.array ? width_bytes / esize : width_bytes, height, depth);
+  if (src.array) p.srcPos = cudaPos{src.x / esize, src.y, src.z};
+  else p.srcPtr = cudaPitchedPtr{src.linear, src.pitch, src.pitch, src_rows};
+  if (dst.array) p.dstPos = cudaPos{dst.x / esize, dst.y, dst.z};
+  else p.dstPtr = cudaPitchedPtr{dst.linear, dst.pitch, dst.pitch, dst_rows};
+  p.extent = cudaExtent{src.array || dst.array ? width_bytes / esize : width_bytes, height, depth};
   p.kind = cudaMemcpyDefault;
   return rt(async ? cudaMemcpy3DAsync(&p, reinterpret_cast<cudaStream_t>(stream)) : cudaMemcpy3D(&p));
 }
@@ -278,7 +276,7 @@ CUresult CUDAAPI cuArray3DCreate(CUarray* pHandle, const CUDA_ARRAY3D_DESCRIPTOR
     if (!pHandle || !d || !channel_desc(d->Format, d->NumChannels, &desc)) return CUDA_ERROR_INVALID_VALUE;
     cudaArray_t a = nullptr;
     // CUDA_ARRAY3D_LAYERED/SURFACE_LDST/CUBEMAP/TEXTURE_GATHER have cudart's values.
-    if (CUresult r = rt(cudaMalloc3DArray(&a, &desc, make_cudaExtent(d->Width, d->Height, d->Depth), d->Flags));
+    if (CUresult r = rt(cudaMalloc3DArray(&a, &desc, cudaExtent{d->Width, d->Height, d->Depth}, d->Flags));
         r != CUDA_SUCCESS)
       return r;
     *pHandle = reinterpret_cast<CUarray>(a);

@@ -4,12 +4,11 @@
 // it, through cuModuleLoad) accepts.
 #include <chrono>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "common/read_file.h"
 #include "cudadrv/driver.h"
 
 using softgpu::cudadrv::guarded;
@@ -104,9 +103,12 @@ CUresult CUDAAPI cuLinkAddFile(CUlinkState state, CUjitInputType type, const cha
   return guarded([&] {
     if (!state || !state->linker) return CUDA_ERROR_INVALID_HANDLE;
     if (!path) return CUDA_ERROR_INVALID_VALUE;
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return CUDA_ERROR_FILE_NOT_FOUND;
-    std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    auto read = softgpu::read_regular_file(path, softgpu::kMaxSourceFileBytes);
+    if (!read) {  // missing, not a regular file (a FIFO, a device) or too large: said in the error log
+      put_log(read.error().message.c_str(), state->error_buf, state->error_size, state->error_size_slot);
+      return read.error().status == softgpu::Status::FileNotFound ? CUDA_ERROR_FILE_NOT_FOUND : CUDA_ERROR_INVALID_VALUE;
+    }
+    std::string& bytes = *read;
     if (type == CU_JIT_INPUT_PTX) bytes.push_back('\0');  // a PTX file need not end in NUL
     if (bytes.empty()) return CUDA_ERROR_INVALID_IMAGE;
     return add(state, type, bytes.data(), bytes.size(), path, numOptions, options, optionValues);

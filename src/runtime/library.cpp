@@ -3,12 +3,11 @@
 // layout, cluster occupancy, address ranges, 16/32-bit memsets.
 #include <algorithm>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <string_view>
 
 #include <fmt/core.h>
 
+#include "common/read_file.h"
 #include "config/occupancy.h"
 #include "fatbin/fatbin.h"
 #include "runtime/memory_manager.h"
@@ -106,9 +105,12 @@ Status Runtime::library_load(void** out, const void* image) {
 Status Runtime::library_load_file(void** out, const char* path) {
   SOFTGPU_API_BEGIN(true);
   if (!out || !path) return finish(Status::InvalidValue);
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return finish(Status::FileNotFound);
-  std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  auto read = read_regular_file(path, kMaxSourceFileBytes);
+  if (!read) {
+    ModuleRegistry::report(fmt::format("softgpu: cannot load {}", read.error().message));
+    return finish(read.error().status);
+  }
+  std::string& bytes = *read;
   bytes.push_back('\0');  // a PTX file need not end in NUL
   void* h = nullptr;
   if (Status s = register_image(*modules_, bytes.data(), bytes.size(), path, &h); s != Status::Success)

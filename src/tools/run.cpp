@@ -2,6 +2,7 @@
 #include "tools/run.h"
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -100,11 +101,19 @@ int spawn_and_wait(const fs::path& prog, std::vector<std::string>& args) {
   cargv.push_back(nullptr);
 
   signal(SIGCHLD, SIG_DFL);  // an inherited SIG_IGN would reap the program before we can
+  // Every signal whose default action ends a process and that is sent to a
+  // process rather than raised by its own faults: softgpu passes it on to
+  // the program and goes on waiting, so it never dies of one and leaves the
+  // program behind. What it cannot catch (SIGKILL), or its own crash, the
+  // program follows through PR_SET_PDEATHSIG.
   sigset_t forwarded, old;
   sigemptyset(&forwarded);
-  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD}) sigaddset(&forwarded, s);
+  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
+                SIGPIPE, SIGXCPU, SIGXFSZ, SIGCHLD})
+    sigaddset(&forwarded, s);
   sigprocmask(SIG_BLOCK, &forwarded, &old);
   std::cout.flush();
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     int err = errno;
@@ -113,6 +122,9 @@ int spawn_and_wait(const fs::path& prog, std::vector<std::string>& args) {
     return kRefused;
   }
   if (pid == 0) {
+    // The program dies with softgpu; a parent that died before prctl took
+    // effect shows as a changed parent pid.
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(kRefused);
     sigprocmask(SIG_SETMASK, &old, nullptr);
     execv(prog.c_str(), cargv.data());
     std::fprintf(stderr, "softgpu run: cannot execute '%s': %s\n", prog.c_str(), std::strerror(errno));

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# softgpu run forwards SIGTERM and SIGINT to the program, reaps it and exits
-# like a shell (128 + signal).   cli_signals.sh SOFTGPU SIGNAL_CHILD
+# softgpu run forwards every terminating signal sent to it to the program,
+# reaps it and exits like a shell (128 + signal); if softgpu itself is killed
+# (SIGKILL), the program dies too.   cli_signals.sh SOFTGPU SIGNAL_CHILD
 set -u
 softgpu=$1 child=$2
 fail=0
-for sig in TERM INT; do
+# Alive: exists and is not a zombie (an orphan's zombie lingers where PID 1
+# does not reap).
+alive() { [ -r "/proc/$1/stat" ] && ! sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | grep -q '^Z'; }
+for sig in TERM INT HUP QUIT USR1 USR2 ALRM VTALRM PROF PIPE; do
   dir=$(mktemp -d)
   "$softgpu" run "$child" "$dir/ready" >"$dir/out" &
   pid=$!
@@ -30,4 +34,27 @@ for sig in TERM INT; do
   [ "$fail" = 0 ] && echo "ok SIG$sig: forwarded, exit $rc"
   rm -rf "$dir"
 done
+
+# SIGKILL cannot be forwarded: the program must die with softgpu.
+dir=$(mktemp -d)
+"$softgpu" run "$child" "$dir/ready" >"$dir/out" &
+pid=$!
+for _ in $(seq 200); do [ -e "$dir/ready" ] && break; sleep 0.05; done
+if [ -e "$dir/ready" ]; then
+  cpid=$(cat "$dir/ready")
+  kill -KILL "$pid"
+  wait "$pid" 2>/dev/null
+  for _ in $(seq 200); do alive "$cpid" || break; sleep 0.05; done
+  if alive "$cpid"; then
+    echo "FAIL SIGKILL: the program $cpid outlived softgpu by 10 s"
+    kill -KILL "$cpid"
+    fail=1
+  else
+    echo "ok SIGKILL: the program died with softgpu"
+  fi
+else
+  echo "FAIL SIGKILL: the program did not start"
+  fail=1
+fi
+rm -rf "$dir"
 exit $fail

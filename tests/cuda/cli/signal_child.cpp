@@ -1,11 +1,12 @@
 // Child for the signal-forwarding test (cli_signals.sh):
 //   signal_child READY_FILE
-// installs SIGTERM/SIGINT handlers, writes its pid to READY_FILE, sleeps; on a signal
+// installs handlers for the signals softgpu run forwards (cli_signals.sh sends them), writes its pid to READY_FILE, sleeps; on a signal
 // writes "got N" to stdout and dies of that signal (default action).
 #include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <initializer_list>
 
 namespace {
 void on_signal(int sig) {
@@ -24,8 +25,8 @@ void on_signal(int sig) {
 
 int main(int argc, char** argv) {
   if (argc != 2) return 2;
-  signal(SIGTERM, on_signal);
-  signal(SIGINT, on_signal);
+  for (int s : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGPIPE})
+    signal(s, on_signal);
   if (FILE* f = std::fopen(argv[1], "w")) {
     std::fprintf(f, "%d\n", int(getpid()));
     std::fclose(f);

@@ -1,7 +1,13 @@
 // Error codes of the driver API for bad input, each as cuda.h documents it:
 // calls before cuInit, invalid values, bad handles, a missing function
 // name, corrupt images, unknown error codes; an unimplemented entry point
-// returns NOT_SUPPORTED. None of it may crash. Usage: driver_errors
+// returns NOT_SUPPORTED; files that are not regular files. None of it may
+// crash or hang. Usage: driver_errors
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -104,6 +110,26 @@ int main() {
   CU_EXPECT(cuModuleLoadData(&mod, bad_ptx), CUDA_ERROR_INVALID_PTX);
   CU_EXPECT(cuModuleLoad(&mod, "/nonexistent/softgpu/kernels.ptx"), CUDA_ERROR_FILE_NOT_FOUND);
   CU_EXPECT(cuModuleLoad(&mod, nullptr), CUDA_ERROR_INVALID_VALUE);
+  // Files that are not regular files: an error at once, never a read that
+  // blocks (a FIFO without a writer) or grows without end (/dev/zero).
+  char fifo[] = "/tmp/softgpu-driver-errors-XXXXXX";
+  EXPECT_TRUE(mkdtemp(fifo) != nullptr);
+  const std::string fifo_path = std::string(fifo) + "/k.ptx";
+  EXPECT_TRUE(mkfifo(fifo_path.c_str(), 0600) == 0);
+  for (const char* path : {"/dev/zero", "/tmp", fifo_path.c_str()})
+    CU_EXPECT(cuModuleLoad(&mod, path), CUDA_ERROR_INVALID_VALUE);
+  CUlinkState link;
+  char log[256] = "";
+  CUjit_option lopts[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* lvals[2] = {log, reinterpret_cast<void*>(uintptr_t(sizeof log))};
+  CU_CHECK(cuLinkCreate(2, lopts, lvals, &link));
+  CU_EXPECT(cuLinkAddFile(link, CU_JIT_INPUT_PTX, fifo_path.c_str(), 0, nullptr, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_TRUE(std::strstr(log, "FIFO") != nullptr);
+  CU_EXPECT(cuLinkAddFile(link, CU_JIT_INPUT_PTX, "/nonexistent/softgpu/a.ptx", 0, nullptr, nullptr),
+            CUDA_ERROR_FILE_NOT_FOUND);
+  CU_CHECK(cuLinkDestroy(link));
+  unlink(fifo_path.c_str());
+  rmdir(fifo);
 
   // Error names and strings.
   const char* str = nullptr;
