@@ -5,7 +5,6 @@
 // racecheck_core; this file feeds it the executor's records and prints
 // compute-sanitizer's hazard and analysis reports.
 #include <algorithm>
-#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -60,7 +59,7 @@ bool has_mod(const program::Inst& in, std::string_view m) {
 
 class Racecheck final : public Sanitizer {
  public:
-  Racecheck(const Options& o, exec::DeviceMemory* m) : Sanitizer(o, m) { reporter_.omit_error_summary(); }
+  Racecheck(const Options& o, exec::DeviceMemory* m) : Sanitizer(o, m) {}
 
   bool checks_accesses() const override { return true; }
 
@@ -325,26 +324,13 @@ class Racecheck final : public Sanitizer {
     r.error |= error;
   }
 
-  // Hazards count apart from the API errors the framework reports.
+  // Hazard reports; the RACECHECK SUMMARY (summary_lines) counts those shown.
   void report(bool error, const std::string& head, const std::vector<std::string>& d) {
-    if (error) {
-      reporter_.error(head, d);
-      ++errors_;
-    } else {
-      reporter_.warning(head, d);
-      ++warnings_;
-    }
-  }
-
-  void finish_tool() override {
-    const uint64_t e = errors_, w = warnings_;
-    reporter_.line(fmt::format("RACECHECK SUMMARY: {} hazard{} displayed ({} error{}, {} warning{})", e + w,
-                               e + w == 1 ? "" : "s", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s"));
+    reporter_.hazard(error, head, d);
   }
 
   using Site = std::tuple<const program::Function*, uint32_t, bool>;
   std::mutex mu_;
-  std::atomic<uint64_t> errors_{0}, warnings_{0};
   std::vector<std::unique_ptr<State>> pool_;
   std::vector<Race> races_;
   std::map<std::tuple<Site, Site>, size_t> race_index_;

@@ -1,7 +1,6 @@
 #include "sanitize/report.h"
 
 #include <cstdlib>
-#include <memory>
 
 #include <fmt/format.h>
 
@@ -24,7 +23,7 @@ std::vector<std::string> site_lines(const program::Function& fn, uint32_t pc, co
   return v;
 }
 
-Reporter::Reporter(const Options& o) : opts_(o) {
+Reporter::Reporter(const Options& o) : opts_(o), result_(o.result_file) {
   out_ = stdout;
   if (!opts_.log_file.empty()) {
     if (std::FILE* f = std::fopen(opts_.log_file.c_str(), "a")) {
@@ -41,27 +40,37 @@ Reporter::~Reporter() {
   if (own_) std::fclose(out_);
 }
 
-void Reporter::emit(std::string_view headline, const std::vector<std::string>& details) {
-  if (opts_.print_limit && printed_ >= opts_.print_limit) return;
-  ++printed_;
+bool Reporter::emit(std::string_view headline, const std::vector<std::string>& details) {
+  if (opts_.print_limit && counts_.printed >= opts_.print_limit) return false;
+  ++counts_.printed;
   if (out_ == stdout) std::fflush(stdout);
   std::string s = fmt::format("{}{}\n", kPrefix, headline);
   for (const std::string& d : details) s += fmt::format("{}{}\n", kDetail, d);
   s += "=========\n";
   std::fputs(s.c_str(), out_);
   std::fflush(out_);
+  return true;
 }
 
 void Reporter::error(std::string_view headline, const std::vector<std::string>& details) {
   std::lock_guard lock(mu_);
-  ++errors_;
+  ++counts_.errors;
   emit(headline, details);
+  result_.store(counts_);
 }
 
 void Reporter::warning(std::string_view headline, const std::vector<std::string>& details) {
   std::lock_guard lock(mu_);
-  ++warnings_;
+  ++counts_.warnings;
   emit(headline, details);
+  result_.store(counts_);
+}
+
+void Reporter::hazard(bool error, std::string_view headline, const std::vector<std::string>& details) {
+  std::lock_guard lock(mu_);
+  ++(error ? counts_.errors : counts_.warnings);
+  if (emit(headline, details)) ++(error ? counts_.hazard_errors_shown : counts_.hazard_warnings_shown);
+  result_.store(counts_);
 }
 
 void Reporter::line(std::string_view text) {
@@ -73,35 +82,25 @@ void Reporter::line(std::string_view text) {
 
 uint64_t Reporter::errors() const {
   std::lock_guard lock(mu_);
-  return errors_;
+  return counts_.errors;
 }
 
 uint64_t Reporter::warnings() const {
   std::lock_guard lock(mu_);
-  return warnings_;
+  return counts_.warnings;
 }
 
 void Reporter::finish() {
   std::lock_guard lock(mu_);
   if (finished_) return;
   finished_ = true;
+  result_.store(counts_);
+  if (!opts_.result_file.empty()) return;  // the CLI prints the summary
   if (out_ == stdout) std::fflush(stdout);
-  std::string s = error_summary_ ? fmt::format("{}ERROR SUMMARY: {} error{}\n", kPrefix, errors_, errors_ == 1 ? "" : "s")
-                                 : std::string();
-  const uint64_t shown = printed_;
-  const uint64_t total = errors_ + warnings_;
-  if (total > shown)
-    s += fmt::format("{}ERROR SUMMARY: {} error{} not printed. Use --print-limit option to adjust the number of "
-                     "printed errors\n",
-                     kPrefix, total - shown, total - shown == 1 ? " was" : "s were");
+  std::string s;
+  for (const std::string& l : summary_lines(opts_.tool, counts_)) s += fmt::format("{}{}\n", kPrefix, l);
   std::fputs(s.c_str(), out_);
   std::fflush(out_);
-  if (!opts_.result_file.empty()) {
-    if (std::FILE* f = std::fopen(opts_.result_file.c_str(), "w")) {
-      std::fprintf(f, "errors %llu\nwarnings %llu\n", (unsigned long long)errors_, (unsigned long long)warnings_);
-      std::fclose(f);
-    }
-  }
 }
 
 }  // namespace softgpu::sanitize

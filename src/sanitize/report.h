@@ -13,6 +13,7 @@
 #include "common/types.h"
 #include "program/program.h"
 #include "sanitize/options.h"
+#include "sanitize/result_file.h"
 
 namespace softgpu::sanitize {
 
@@ -31,8 +32,8 @@ std::vector<std::string> site_lines(const program::Function& fn, uint32_t pc,
 // "(x,y,z)"
 std::string dim(Dim3 d);
 
-// Prints findings up to the print limit, counts them all, and writes the
-// counts for the CLI at the end. Thread-safe.
+// Prints findings up to the print limit, counts them all, and keeps the
+// counts in the result file for the CLI at every finding. Thread-safe.
 class Reporter {
  public:
   explicit Reporter(const Options& o);
@@ -44,27 +45,28 @@ class Reporter {
   // ERROR SUMMARY and --error-exitcode; warnings (racecheck) do not.
   void error(std::string_view headline, const std::vector<std::string>& details);
   void warning(std::string_view headline, const std::vector<std::string>& details);
+  // A racecheck report (an error or a warning), counted as displayed in the
+  // RACECHECK SUMMARY when it was printed.
+  void hazard(bool error, std::string_view headline, const std::vector<std::string>& details);
   // A line printed as is after the prefix (summaries), never limited.
   void line(std::string_view text);
 
-  // A tool with its own summary line (racecheck) prints no ERROR SUMMARY.
-  void omit_error_summary() { error_summary_ = false; }
-
   uint64_t errors() const;
   uint64_t warnings() const;
-  // The ERROR SUMMARY lines (and "not printed" when the limit cut some),
-  // and the result file for the CLI. Called once, at the end.
+  // At the program's end: the summary lines (summary_lines) when no CLI
+  // reads the result file; with one the CLI prints them once the program
+  // ended, however it ended.
   void finish();
 
  private:
-  void emit(std::string_view headline, const std::vector<std::string>& details);
+  bool emit(std::string_view headline, const std::vector<std::string>& details);
   Options opts_;
   std::FILE* out_ = nullptr;
   bool own_ = false;
   mutable std::mutex mu_;
-  uint64_t errors_ = 0, warnings_ = 0, printed_ = 0;
+  Counts counts_;
+  ResultFile result_;
   bool finished_ = false;
-  bool error_summary_ = true;
 };
 
 }  // namespace softgpu::sanitize

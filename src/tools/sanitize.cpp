@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "sanitize/options.h"
+#include "sanitize/result_file.h"
 
 namespace softgpu::tools {
 namespace {
@@ -41,8 +42,7 @@ int cmd_sanitize(const std::vector<std::string>& argv, const SanitizeOptions& op
     std::cerr << "softgpu sanitize: cannot create a temporary file in /tmp\n";
     return 126;
   }
-  close(fd);
-  std::remove(result);  // the program writes it at its end; absent = it never started the runtime
+  close(fd);  // empty until the program's sanitizer maps it (sanitize/result_file.h)
   setenv(sanitize::kEnvTool, opts.tool.c_str(), 1);
   setenv(sanitize::kEnvLeakCheck, opts.leak_check.c_str(), 1);
   if (opts.print_limit) setenv(sanitize::kEnvPrintLimit, std::to_string(*opts.print_limit).c_str(), 1);
@@ -57,23 +57,14 @@ int cmd_sanitize(const std::vector<std::string>& argv, const SanitizeOptions& op
   log_line(log, "COMPUTE-SANITIZER", true);
   const int rc = cmd_run(argv, opts.run);
 
-  uint64_t errors = 0;
-  bool reported = false;
-  if (std::ifstream f(result); f) {
-    std::string key;
-    uint64_t n = 0;
-    while (f >> key >> n)
-      if (key == "errors") {
-        errors = n;
-        reported = true;
-      }
-  }
+  // The program's counts as they were when it ended, also when it died
+  // (empty: it never started the CUDA runtime). The summary is ours.
+  const sanitize::Counts counts = sanitize::read_result_file(result).value_or(sanitize::Counts{});
   std::remove(result);
   if (rc != 0) log_line(log, rc > 128 ? "Error: process didn't terminate successfully"
                                       : "Target application returned an error");
-  if (!reported)  // the program never started the CUDA runtime
-    log_line(log, opts.tool == "racecheck" ? "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"
-                                           : "ERROR SUMMARY: 0 errors");
+  for (const std::string& l : sanitize::summary_lines(*sanitize::tool_from_name(opts.tool), counts)) log_line(log, l);
+  const uint64_t errors = counts.errors;
   if (errors && opts.error_exitcode) return *opts.error_exitcode;
   return rc;
 }

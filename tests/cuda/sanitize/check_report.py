@@ -6,8 +6,9 @@ usage: check_report.py SOFTGPU PROG EXPECTED_FILE EXPECT_RC [sanitize options...
 Every line of the output that starts with "=========" must equal the
 expected file's lines, in order, where the expected lines may hold
 placeholders: {ADDR} matches a hexadecimal address (0x...), {N} a decimal
-number. Lines of the program's own output are ignored. Expected lines
-starting with "#" are comments. An expected file whose only line is
+number. Lines of the program's own output are ignored, except that
+expected lines starting with "OUT: " must be lines of it, in that order.
+Expected lines starting with "#" are comments. An expected file whose only line is
 {NO_ERRORS} accepts any report whose summary counts 0 errors (warnings
 allowed): "ERROR SUMMARY: 0 errors" or, for racecheck, "(0 errors, ...".
 """
@@ -44,7 +45,14 @@ def main():
     got = [l.rstrip("\n") for l in r.stdout.splitlines() if l.startswith("=========")]
     with open(expected_file) as f:
         want = [l.rstrip("\n") for l in f if l.strip() and not l.startswith("#")]
+    want_out = [l[len("OUT: "):] for l in want if l.startswith("OUT: ")]
+    want = [l for l in want if not l.startswith("OUT: ")]
     failures = []
+    out = iter(l for l in r.stdout.splitlines() if not l.startswith("========="))
+    for w in want_out:
+        if not any(pattern(w).match(l) for l in out):
+            failures.append(f"program output lacks (in order): {w}")
+            break
     if str(r.returncode) != expect_rc:
         failures.append(f"exit code {r.returncode}, expected {expect_rc}")
     if want == ["{NO_ERRORS}"]:

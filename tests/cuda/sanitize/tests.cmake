@@ -7,3 +7,12 @@ sanitize_test(sanitize.memcheck.oob_fixed memcheck_oob sanitize/clean.expected O
               ARGS fixed)
 sanitize_test(sanitize.memcheck.oob_noapi memcheck_oob sanitize/memcheck_oob_noapi.expected EXPECT_RC 3
               OPTS --tool memcheck --error-exitcode 3 --report-api-errors no --show-backtrace no)
+# The program dies after the reports (abort(), SIGKILL): the summary still
+# counts them and --error-exitcode applies; without it the status is the signal's.
+sanitize_test(sanitize.memcheck.oob_abort memcheck_oob sanitize/memcheck_oob_abort.expected EXPECT_RC 3
+              OPTS --tool memcheck --error-exitcode 3 ARGS abort)
+sanitize_test(sanitize.memcheck.oob_abort_status memcheck_oob sanitize/memcheck_oob_abort.expected EXPECT_RC 134
+              OPTS --tool memcheck ARGS abort)
+sanitize_test(sanitize.memcheck.oob_killed memcheck_oob sanitize/memcheck_oob_abort.expected EXPECT_RC 3
+              OPTS --tool memcheck --error-exitcode 3 ARGS kill)
+

@@ -16,6 +16,8 @@ sanitize_test(sanitize.racecheck.tile_fixed race_tile ${_rc}/clean.expected OPTS
 sanitize_test(sanitize.racecheck.waw race_waw ${_rc}/race_waw.expected EXPECT_RC 3 OPTS --tool racecheck --error-exitcode 3)
 sanitize_test(sanitize.racecheck.waw_hazard race_waw ${_rc}/race_waw_hazard.expected EXPECT_RC 3
               OPTS --tool racecheck --racecheck-report hazard --error-exitcode 3)
+sanitize_test(sanitize.racecheck.waw_hazard_limit race_waw ${_rc}/race_waw_hazard_limit.expected EXPECT_RC 3
+              OPTS --tool racecheck --racecheck-report hazard --print-limit 3 --error-exitcode 3)
 sanitize_test(sanitize.racecheck.waw_fixed race_waw ${_rc}/clean.expected OPTS --tool racecheck --error-exitcode 3
               ARGS fixed)
 sanitize_test(sanitize.racecheck.waw_same_value race_waw ${_rc}/clean.expected OPTS --tool racecheck --error-exitcode 3
