@@ -50,6 +50,7 @@ void note_api_error(const char* function, cudaError_t e) noexcept {
     f = f.substr(0, f.find('('));
     if (auto sp = f.rfind(' '); sp != std::string_view::npos) f = f.substr(sp + 1);
     if (f == "cudaGetLastError" || f == "cudaPeekAtLastError") return;  // they report, not fail
+    if (f.starts_with("__cudaLaunchKernel")) f = "cudaLaunchKernel";  // what <<<>>> calls, as NVIDIA's runtime names it
     rt().api_error(f, int(e), cudaGetErrorName(e), cudaGetErrorString(e));
   } catch (...) {
   }

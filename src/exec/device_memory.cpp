@@ -74,10 +74,11 @@ Result<DeviceAddr> DeviceMemory::allocate(Bytes size, MemKind kind, std::string 
     if (observer_) observer_->allocated(allocs_[base]);
     return DeviceAddr{base};
   }
-  const uint64_t align = size.value >= kLargeAlign ? kLargeAlign : kGranule;
-  if (size.value > capacity_.value || size.value > UINT64_MAX - align)
+  const uint64_t pad = kind == MemKind::Device || kind == MemKind::Managed ? padding_ : 0;
+  const uint64_t align = size.value + pad >= kLargeAlign ? kLargeAlign : kGranule;
+  if (size.value > capacity_.value || pad > capacity_.value || size.value + pad > UINT64_MAX - align)
     return Error{Status::MemoryAllocation, "out of device memory"};
-  const uint64_t fp = round_up(size.value, align);
+  const uint64_t fp = round_up(size.value + pad, align);
   const bool constant = is_const_symbol(kind, label);
   std::unique_lock lock(mu_);
   if (fp > capacity_.value || used_ > capacity_.value - fp)

@@ -129,6 +129,10 @@ class DeviceMemory {
   std::optional<Allocation> nearest(DeviceAddr addr) const;
   std::vector<Allocation> allocations() const;  // every live one, by base
   void set_observer(MemoryObserver* o) { observer_ = o; }
+  // Bytes kept free after each later Device or Managed allocation (the
+  // sanitizer's --padding), so that an overflow into them is outside every
+  // allocation instead of in the next one.
+  void set_padding(uint64_t bytes) { padding_ = bytes; }
   // A pool hands out the live allocation at `base` again (a cached
   // cudaMallocAsync block, a graph allocation at each launch): the observer
   // sees it released and allocated afresh.
@@ -190,6 +194,7 @@ class DeviceMemory {
   mutable std::mutex heap_mu_;
   std::unique_ptr<DeviceHeap> heap_;
   MemoryObserver* observer_ = nullptr;
+  uint64_t padding_ = 0;
 };
 
 }  // namespace softgpu::exec

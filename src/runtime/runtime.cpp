@@ -235,6 +235,7 @@ void Runtime::start_sanitizer() {
   }
   sanitizer_ = std::move(s.value());
   if (mem_) mem_->device().set_observer(sanitizer_.get());
+  if (mem_) mem_->device().set_padding(opts_.sanitize->padding);
   opts_.threads = 1;  // reports in a deterministic order
 }
 

@@ -50,6 +50,25 @@ class ByteShadow {
     }
     return n;
   }
+  // The first byte of [off, off+n) written, relative to off; n if none was.
+  uint64_t first_set(uint64_t off, uint64_t n) const {
+    for (uint64_t done = 0; done < n;) {
+      const uint64_t at = off + done;
+      if (at >= size_) return n;
+      const uint64_t in = at & (kChunk - 1), len = std::min({n - done, kChunk - in, size_ - at});
+      if (const uint64_t* w = chunks_[at >> kChunkShift].get()) {
+        uint64_t found = len;
+        for_words(in, len, [&](uint64_t i, uint64_t mask) {
+          if (!(w[i] & mask)) return true;
+          found = i * 64 + uint64_t(__builtin_ctzll(w[i] & mask)) - in;
+          return false;
+        });
+        if (found < len) return done + found;
+      }
+      done += len;
+    }
+    return n;
+  }
   bool all_set(uint64_t off, uint64_t n) const {
     // The common case: an aligned access inside one word of one chunk.
     const uint64_t bit = off & 63;

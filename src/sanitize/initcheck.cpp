@@ -44,6 +44,7 @@ class Initcheck final : public Sanitizer {
   }
   void released(const exec::Allocation& a) override {
     std::lock_guard lock(mu_);
+    if (auto it = shadows_.find(a.base); it != shadows_.end()) report_unused(it->first, it->second);
     shadows_.erase(a.base);
     last_ = nullptr;
   }
@@ -91,6 +92,34 @@ class Initcheck final : public Sanitizer {
     uint64_t size;
     ByteShadow bits;
   };
+
+  // --track-unused-memory: a tracked allocation with bytes nothing wrote,
+  // when it is freed (or a pool hands it out again) and at the end.
+  void report_unused(uint64_t base, const Tracked& t) {
+    if (!opts_.track_unused_memory || !t.size) return;
+    constexpr size_t kMaxRanges = 16;
+    std::vector<std::string> d;
+    uint64_t unused = 0, ranges = 0;
+    for (uint64_t off = 0; off < t.size;) {
+      const uint64_t lo = off + t.bits.first_unset(off, t.size - off);
+      if (lo >= t.size) break;
+      const uint64_t hi = lo + t.bits.first_set(lo, t.size - lo);  // one past the range
+      unused += hi - lo;
+      if (++ranges <= kMaxRanges)
+        d.push_back(fmt::format("Not written {} bytes between offsets 0x{:x} (0x{:x}) and 0x{:x} (0x{:x}) (inclusive)",
+                                grouped(hi - lo), lo, base + lo, hi - 1, base + hi - 1));
+      off = hi;
+    }
+    if (!unused) return;
+    if (unused == t.size) d = {"Not written any memory."};
+    else if (ranges > kMaxRanges) d.push_back(fmt::format("and {} more ranges not written", ranges - kMaxRanges));
+    d.push_back(fmt::format("{}% of allocation were unused.", unused * 100 / t.size));
+    reporter_.error(fmt::format(" Unused memory in allocation 0x{:x} of size {}", base, grouped(t.size)), d);
+  }
+  void finish_tool() override {
+    std::lock_guard lock(mu_);
+    for (const auto& [base, t] : shadows_) report_unused(base, t);
+  }
 
   // Calls f(base, tracked, offset, length) for each tracked allocation that
   // [addr, addr+n) overlaps.
@@ -141,6 +170,7 @@ class Initcheck final : public Sanitizer {
           d.push_back(fmt::format("Address 0x{:x}", addr));
           d.push_back(fmt::format("and is at offset {} of the allocation at 0x{:x} of size {} bytes", off, base,
                                   t->size));
+          add_frames(d, s.fn, s.pc);
         }
         ++reported_;
         reporter_.error(fmt::format("Uninitialized __global__ memory read of size {} bytes", m.bytes_per_lane), d);
@@ -167,6 +197,7 @@ class Initcheck final : public Sanitizer {
         auto d = where(s.fn, s.pc, s.warp, l);
         d.push_back(fmt::format("Address 0x{:x}", off));
         d.push_back(fmt::format("and is at offset {} of the block's {} bytes of shared memory", off, size));
+        add_frames(d, s.fn, s.pc);
         reporter_.warning(fmt::format("Warning: Uninitialized __shared__ memory read of size {} bytes", m.bytes_per_lane), d);
       }
       if (mark) c->shared.set(off, m.bytes_per_lane);

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "isa/opcode.h"
 #include "sanitize/sanitizer.h"
 
 namespace softgpu::sanitize {
@@ -27,11 +28,14 @@ std::string_view space_name(ptx::Space s) {
   }
 }
 
-// "1,024" as compute-sanitizer prints byte counts and distances.
-std::string grouped(uint64_t n) {
-  std::string s = std::to_string(n);
-  for (int i = int(s.size()) - 3; i > 0; i -= 3) s.insert(size_t(i), ",");
-  return s;
+// "read", "write", or "atomic" for atom/red (compute-sanitizer's "Invalid
+// __global__ atomic of size 4 bytes"); an mbarrier operation is not one.
+std::string_view access_name(const AccessCheck& c) {
+  if (c.fn && c.pc < c.fn->code.size()) {
+    const isa::OpcodeInfo& info = isa::info(c.fn->code[c.pc].op);
+    if (info.has(isa::kAtomic) && !info.has(isa::kBarrier)) return "atomic";
+  }
+  return c.write ? "write" : "read";
 }
 
 // The relation of an address to a region, compute-sanitizer's second line.
@@ -67,6 +71,7 @@ class Memcheck final : public Sanitizer {
   }
 
   bool heap_event(const exec::HeapEvent& e) override {
+    if (!opts_.check_device_heap) return false;  // the heap is one allocation; a bad free faults as unsanitized
     std::lock_guard lock(mu_);
     switch (e.kind) {
       case exec::HeapEvent::Kind::Malloc:
@@ -84,6 +89,7 @@ class Memcheck final : public Sanitizer {
       case exec::HeapEvent::Kind::InvalidFree: {
         auto d = where(e.fn, e.pc, e.warp, e.lane);
         d.push_back(fmt::format("Address 0x{:x}", e.addr));
+        add_frames(d, e.fn, e.pc);
         reporter_.error(freed_.count(e.addr) ? "Malloc/Free error encountered : Double free"
                                              : "Malloc/Free error encountered : Invalid pointer to free",
                         d);
@@ -126,7 +132,7 @@ class Memcheck final : public Sanitizer {
   bool global_ok(uint64_t addr, uint32_t size) {
     auto a = memory_->find(DeviceAddr{addr});
     if (!a || size > a->size - (addr - a->base)) return false;
-    if (a->kind != exec::MemKind::Internal || !is_heap(*a)) {
+    if (a->kind != exec::MemKind::Internal || !opts_.check_device_heap || !is_heap(*a)) {
       hit_base_ = a->base;
       hit_size_ = a->size;
       return true;
@@ -172,9 +178,8 @@ class Memcheck final : public Sanitizer {
     } else if (std::string n = nearest(c.addr); !n.empty()) {
       d.push_back(std::move(n));
     }
-    reporter_.error(fmt::format("Invalid {} {} of size {} bytes", space_name(c.space), c.write ? "write" : "read",
-                                c.size),
-                    d);
+    add_frames(d, c.fn, c.pc);
+    reporter_.error(fmt::format("Invalid {} {} of size {} bytes", space_name(c.space), access_name(c), c.size), d);
     fail_launch();
   }
 

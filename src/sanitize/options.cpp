@@ -1,6 +1,9 @@
 #include "sanitize/options.h"
 
+#include <cerrno>
 #include <cstdlib>
+#include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -37,11 +40,24 @@ Result<std::optional<Options>> options_from_env() {
     if (s != "full" && s != "no") return bad(kEnvLeakCheck, v, "full or no");
     o.leak_check = s == "full";
   }
-  if (const char* v = std::getenv(kEnvPrintLimit); v && *v) {
+  for (auto [var, out] : {std::pair{kEnvPrintLimit, &o.print_limit}, std::pair{kEnvPadding, &o.padding}}) {
+    const char* v = std::getenv(var);
+    if (!v || !*v) continue;
     char* end = nullptr;
+    errno = 0;
     const unsigned long long n = std::strtoull(v, &end, 10);
-    if (*end || *v == '-') return bad(kEnvPrintLimit, v, "a number");
-    o.print_limit = n;
+    if (*end || *v == '-' || errno) return bad(var, v, "a number");
+    *out = n;
+  }
+  // yes|no (or the two words given) options.
+  for (auto [var, yes, no, out] : {std::tuple{kEnvDestroy, "kernel", "context", &o.destroy_kernel},
+                                   std::tuple{kEnvDeviceHeap, "yes", "no", &o.check_device_heap},
+                                   std::tuple{kEnvUnused, "yes", "no", &o.track_unused_memory}}) {
+    const char* v = std::getenv(var);
+    if (!v || !*v) continue;
+    const std::string_view s = v;
+    if (s != yes && s != no) return bad(var, v, fmt::format("{} or {}", yes, no).c_str());
+    *out = s == yes;
   }
   if (const char* v = std::getenv(kEnvRaceReport); v && *v) {
     const std::string_view s = v;

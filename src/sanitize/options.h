@@ -21,8 +21,12 @@ struct Options {
   uint64_t print_limit = 100;   // --print-limit: errors printed; 0 = unlimited
   RaceReport race_report = RaceReport::Analysis;  // --racecheck-report
   std::string log_file;         // --log-file; "" = stdout
-  std::string result_file;      // counts for the CLI, written at exit
+  std::string result_file;      // counts for the CLI, kept current (result_file.h)
   bool report_api_errors = true;  // --report-api-errors explicit|all (no: off)
+  bool destroy_kernel = false;  // --destroy-on-device-error kernel: a faulting launch does not fail
+  bool check_device_heap = true;  // --check-device-heap: device malloc blocks and free checked (memcheck)
+  uint64_t padding = 0;         // --padding: bytes kept free after each cudaMalloc/cudaMallocManaged
+  bool track_unused_memory = false;  // --track-unused-memory (initcheck)
 };
 
 std::string_view tool_name(ToolKind t);
@@ -36,6 +40,10 @@ inline constexpr const char* kEnvRaceReport = "SOFTGPU_SANITIZE_RACECHECK_REPORT
 inline constexpr const char* kEnvLogFile = "SOFTGPU_SANITIZE_LOG_FILE";
 inline constexpr const char* kEnvResultFile = "SOFTGPU_SANITIZE_RESULT_FILE";
 inline constexpr const char* kEnvApiErrors = "SOFTGPU_SANITIZE_API_ERRORS";  // explicit|all|no
+inline constexpr const char* kEnvDestroy = "SOFTGPU_SANITIZE_DESTROY_ON_DEVICE_ERROR";  // context|kernel
+inline constexpr const char* kEnvDeviceHeap = "SOFTGPU_SANITIZE_CHECK_DEVICE_HEAP";     // yes|no
+inline constexpr const char* kEnvPadding = "SOFTGPU_SANITIZE_PADDING";                  // bytes
+inline constexpr const char* kEnvUnused = "SOFTGPU_SANITIZE_TRACK_UNUSED_MEMORY";       // yes|no
 
 // nullopt when SOFTGPU_SANITIZE is unset or empty; an error naming the
 // variable when a value is malformed.

@@ -8,7 +8,14 @@ namespace softgpu::sanitize {
 
 std::string dim(Dim3 d) { return fmt::format("({},{},{})", d.x, d.y, d.z); }
 
-std::vector<std::string> site_lines(const program::Function& fn, uint32_t pc, const program::Program* prog) {
+std::string grouped(uint64_t n) {
+  std::string s = std::to_string(n);
+  for (int i = int(s.size()) - 3; i > 0; i -= 3) s.insert(size_t(i), ",");
+  return s;
+}
+
+std::vector<std::string> site_lines(const program::Function& fn, uint32_t pc, const program::Program* prog,
+                                    bool frames_apart) {
   std::vector<std::string> v;
   const program::Inst* in = pc < fn.code.size() ? &fn.code[pc] : nullptr;
   const std::string name = demangle(fn.name);
@@ -16,11 +23,23 @@ std::vector<std::string> site_lines(const program::Function& fn, uint32_t pc, co
     v.push_back(fmt::format("at {}", name));
     return v;
   }
-  const std::string src = prog ? program::describe_source(*prog, fn, pc) : std::string();
+  auto here = prog ? program::source_location(*prog, *in) : std::nullopt;
+  const std::string src = !here ? std::string()
+                          : frames_apart ? program::format_source_line(*prog, *here)
+                                         : program::describe_source(*prog, fn, pc);
   if (!src.empty()) v.push_back(fmt::format("at {} in {}", name, src));
   else v.push_back(fmt::format("at {} in PTX line {}", name, in->line));
   v.push_back(fmt::format("PTX line {}: {}", in->line, in->text()));
   return v;
+}
+
+std::vector<std::string> device_frames(const program::Function& fn, uint32_t pc, const program::Program* prog) {
+  if (!prog || pc >= fn.code.size() || !program::source_location(*prog, fn.code[pc])) return {};
+  auto site = program::inlined_call_site(fn, pc);
+  if (!site) return {};
+  const std::string line = program::format_source_line(*prog, *site);
+  if (line.empty()) return {};
+  return {fmt::format("Device Frame:{} in {}", demangle(fn.name), line)};
 }
 
 Reporter::Reporter(const Options& o) : opts_(o), result_(o.result_file) {

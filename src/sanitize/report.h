@@ -24,13 +24,20 @@ using softgpu::demangle;  // common/demangle.h
 
 // The detail lines naming where an instruction is: "at kernel(int*) in
 // file.cu:12" (the CUDA source line when the PTX carries .loc and `prog` is
-// given, with "inlined at" when it was inlined; else "in PTX line N"), then
+// given, with "inlined at file.cu:16" when it was inlined unless
+// frames_apart (then device_frames says it); else "in PTX line N"), then
 // softgpu's addition "PTX line N: <instruction>".
 std::vector<std::string> site_lines(const program::Function& fn, uint32_t pc,
-                                    const program::Program* prog = nullptr);
+                                    const program::Program* prog = nullptr, bool frames_apart = false);
+// For an instruction inlined from another function (.loc inlined_at): the
+// frame it was inlined into, as compute-sanitizer's last detail line
+// "Device Frame:kernel(int*) in file.cu:16" (the call's line); else none.
+std::vector<std::string> device_frames(const program::Function& fn, uint32_t pc, const program::Program* prog);
 
 // "(x,y,z)"
 std::string dim(Dim3 d);
+// "1,024" as compute-sanitizer prints byte counts and distances.
+std::string grouped(uint64_t n);
 
 // Prints findings up to the print limit, counts them all, and keeps the
 // counts in the result file for the CLI at every finding. Thread-safe.

@@ -30,7 +30,9 @@ void Sanitizer::api_error(std::string_view call, int code, std::string_view name
 bool Sanitizer::take_launch_failure() {
   const bool f = launch_failed_;
   launch_failed_ = false;
-  return f;
+  // --destroy-on-device-error kernel: the kernel ended, the program goes on
+  // with no error (bad accesses were suppressed, nothing else changed).
+  return f && !opts_.destroy_kernel;
 }
 
 void Sanitizer::finish() {
@@ -64,9 +66,14 @@ Dim3 Sanitizer::block_of(uint32_t cta_linear) const {
 std::vector<std::string> Sanitizer::where(const program::Function* fn, uint32_t pc, exec::WarpRef w,
                                           uint32_t lane) const {
   std::vector<std::string> v;
-  if (fn) v = site_lines(*fn, pc, program_);
+  if (fn) v = site_lines(*fn, pc, program_, true);
   v.push_back(fmt::format("by thread {} in block {}", dim(thread_of(w, lane)), dim(block_of(w.cta_linear))));
   return v;
+}
+
+void Sanitizer::add_frames(std::vector<std::string>& d, const program::Function* fn, uint32_t pc) const {
+  if (!fn) return;
+  for (std::string& f : device_frames(*fn, pc, program_)) d.push_back(std::move(f));
 }
 
 }  // namespace softgpu::sanitize

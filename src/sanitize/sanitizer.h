@@ -30,7 +30,8 @@ class Sanitizer : public exec::ExecutionListener, public exec::MemoryObserver {
   virtual void api_error(std::string_view call, int code, std::string_view name, std::string_view text);
   // True once after a launch in which the tool found errors that stop a
   // kernel on the GPU (memcheck): the runtime then makes the launch fail
-  // with cudaErrorLaunchFailure, sticky, as a GPU does.
+  // with cudaErrorLaunchFailure, sticky, as a GPU does; never with
+  // --destroy-on-device-error kernel.
   bool take_launch_failure();
   // At the program's end (or cudaDeviceReset with `reset`): leak checks,
   // summaries; at the end also the result file.
@@ -52,8 +53,11 @@ class Sanitizer : public exec::ExecutionListener, public exec::MemoryObserver {
   // Where a lane of a warp runs, in the current launch.
   Dim3 thread_of(exec::WarpRef w, uint32_t lane) const;
   Dim3 block_of(uint32_t cta_linear) const;
-  // "at ...", "PTX line ...", "by thread (x,y,z) in block (x,y,z)".
+  // "at ..." (inlined code at its own line: add_frames gives the rest),
+  // "PTX line ...", "by thread (x,y,z) in block (x,y,z)".
   std::vector<std::string> where(const program::Function* fn, uint32_t pc, exec::WarpRef w, uint32_t lane) const;
+  // Appends the "Device Frame:..." lines (device_frames), the last details.
+  void add_frames(std::vector<std::string>& d, const program::Function* fn, uint32_t pc) const;
   void fail_launch() { launch_failed_ = true; }
 
   Options opts_;

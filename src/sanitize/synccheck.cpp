@@ -220,6 +220,7 @@ class Synccheck final : public Sanitizer {
       if (!(lanes >> l & 1)) continue;
       auto d = where(s.fn, s.pc, warp, l);
       if (!extra.empty()) d.push_back(extra);
+      add_frames(d, s.fn, s.pc);
       reporter_.error(what, d);
     }
     fail_launch();

@@ -30,6 +30,12 @@ void log_line(const std::string& log_file, const std::string& text, bool truncat
 }  // namespace
 
 int cmd_sanitize(const std::vector<std::string>& argv, const SanitizeOptions& opts) {
+  if (!opts.unsupported.empty()) {
+    std::cerr << "softgpu sanitize: " << opts.unsupported
+              << " is not supported: softgpu neither saves reports (--save, --xml) nor reads compute-sanitizer's "
+                 "suppression files (--suppressions); run without it\n";
+    return 2;
+  }
   if (!sanitize::tool_from_name(opts.tool)) {
     std::cerr << fmt::format("softgpu sanitize: unknown tool '{}' (memcheck, racecheck, initcheck or synccheck)\n",
                              opts.tool);
@@ -49,6 +55,13 @@ int cmd_sanitize(const std::vector<std::string>& argv, const SanitizeOptions& op
   if (!opts.racecheck_report.empty()) setenv(sanitize::kEnvRaceReport, opts.racecheck_report.c_str(), 1);
   if (!log.empty()) setenv(sanitize::kEnvLogFile, log.c_str(), 1);
   if (!opts.report_api_errors.empty()) setenv(sanitize::kEnvApiErrors, opts.report_api_errors.c_str(), 1);
+  if (!opts.destroy_on_device_error.empty()) setenv(sanitize::kEnvDestroy, opts.destroy_on_device_error.c_str(), 1);
+  if (!opts.check_device_heap.empty()) setenv(sanitize::kEnvDeviceHeap, opts.check_device_heap.c_str(), 1);
+  if (!opts.track_unused_memory.empty()) setenv(sanitize::kEnvUnused, opts.track_unused_memory.c_str(), 1);
+  if (opts.padding) setenv(sanitize::kEnvPadding, std::to_string(*opts.padding).c_str(), 1);
+  if (opts.nvtx == "yes")
+    std::cerr << "softgpu sanitize: NVTX annotations are not read (--nvtx yes): allocations keep no NVTX names "
+                 "and NVTX permissions are not checked\n";
   if (!opts.show_backtrace.empty() && opts.show_backtrace != "no")
     std::cerr << "softgpu sanitize: no backtraces are printed (--show-backtrace " << opts.show_backtrace
               << "); reports name the kernel, the CUDA source line and the PTX line\n";
@@ -61,8 +74,8 @@ int cmd_sanitize(const std::vector<std::string>& argv, const SanitizeOptions& op
   // (empty: it never started the CUDA runtime). The summary is ours.
   const sanitize::Counts counts = sanitize::read_result_file(result).value_or(sanitize::Counts{});
   std::remove(result);
-  if (rc != 0) log_line(log, rc > 128 ? "Error: process didn't terminate successfully"
-                                      : "Target application returned an error");
+  if (rc > 128) log_line(log, "Error: process didn't terminate successfully");
+  else if (rc != 0 && opts.check_exit_code == "yes") log_line(log, "Target application returned an error");
   for (const std::string& l : sanitize::summary_lines(*sanitize::tool_from_name(opts.tool), counts)) log_line(log, l);
   const uint64_t errors = counts.errors;
   if (errors && opts.error_exitcode) return *opts.error_exitcode;

@@ -19,6 +19,13 @@ struct SanitizeOptions {
   std::string racecheck_report;     // analysis | hazard | all
   std::string report_api_errors;    // explicit | all | no
   std::string show_backtrace;       // accepted for compute-sanitizer's scripts; no backtraces are printed
+  std::string destroy_on_device_error;  // context | kernel
+  std::string check_device_heap;    // yes | no
+  std::string track_unused_memory;  // yes | no
+  std::string nvtx;                 // yes | no (accepted; NVTX annotations are not read)
+  std::string check_exit_code = "yes";  // no: no "Target application returned an error" line
+  std::optional<uint64_t> padding;  // bytes after each allocation
+  std::string unsupported;          // an option softgpu rejects (--suppressions, --save, --xml), for its message
   RunOptions run;                   // --gpu, --watchdog, ...
 };
 

@@ -1,10 +1,12 @@
 // The `softgpu` command: run a CUDA program on the simulated GPU, list the
 // GPU configs, check a PTX file.
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
@@ -170,7 +172,8 @@ int main(int argc, char** argv) {
   auto* san = app.add_subcommand(
       "sanitize", "Run a program under a sanitizer (memcheck, racecheck, initcheck, synccheck), as compute-sanitizer");
   tools::SanitizeOptions so;
-  std::string san_watchdog_text, print_limit_text;
+  std::string san_watchdog_text, print_limit_text, padding_text, unsupported_text;
+  bool xml_flag = false;
   san->add_option("--tool", so.tool, "memcheck (default), racecheck, initcheck or synccheck")
       ->check(CLI::IsMember({"memcheck", "racecheck", "initcheck", "synccheck"}));
   san->add_option("--leak-check", so.leak_check, "memcheck: full reports device memory not freed at exit (default no)")
@@ -185,12 +188,35 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"explicit", "all", "no"}));
   san->add_option("--show-backtrace", so.show_backtrace, "accepted as compute-sanitizer's; no backtraces are printed")
       ->check(CLI::IsMember({"yes", "host", "device", "no"}));
+  san->add_option("--destroy-on-device-error", so.destroy_on_device_error,
+                  "context (default): a kernel's memory error fails it and later calls, as a destroyed context; "
+                  "kernel: the kernel ends, the program goes on without an error")
+      ->check(CLI::IsMember({"context", "kernel"}));
+  san->add_option("--check-device-heap", so.check_device_heap,
+                  "memcheck: check accesses to device malloc blocks and device free (yes, default) or not")
+      ->check(CLI::IsMember({"yes", "no"}));
+  san->add_option("--padding", padding_text,
+                  "memcheck: keep N bytes free after each cudaMalloc/cudaMallocManaged allocation, so an overflow "
+                  "into them is reported (default 0)");
+  san->add_option("--track-unused-memory", so.track_unused_memory,
+                  "initcheck: report allocations with bytes nothing wrote, when freed or at exit (default no)")
+      ->check(CLI::IsMember({"yes", "no"}));
+  san->add_option("--check-exit-code", so.check_exit_code,
+                  "yes (default): say when the program's exit status is not 0; no: do not")
+      ->check(CLI::IsMember({"yes", "no"}));
+  san->add_option("--nvtx", so.nvtx, "accepted; NVTX annotations are not read (a note says so for yes)")
+      ->check(CLI::IsMember({"yes", "no"}));
+  for (const char* o : {"--suppressions", "--save"})
+    san->add_option(o, unsupported_text, "not supported (compute-sanitizer's report and suppression files)");
+  san->add_flag("--xml", xml_flag, "not supported");
   san->add_option("--gpu", so.run.gpu, "GPU config key or name (see `softgpu devices`), or a .toml file");
   san->add_option("--watchdog", san_watchdog_text, "per-launch wall-clock limit in seconds (default: none)");
   san->footer(
       "Usage: softgpu sanitize [--tool memcheck|racecheck|initcheck|synccheck] [--leak-check full] "
       "[--error-exitcode N] [--print-limit N] [--log-file FILE] [--racecheck-report analysis|hazard|all] "
-      "[--report-api-errors explicit|all|no] [--show-backtrace no] "
+      "[--report-api-errors explicit|all|no] [--show-backtrace no] [--destroy-on-device-error context|kernel] "
+      "[--check-device-heap yes|no] [--padding N] [--track-unused-memory yes|no] [--nvtx yes|no] "
+      "[--check-exit-code yes|no] "
       "[--gpu NAME] [--watchdog SECONDS] [--] PROGRAM [ARGS...]");
 
   app.add_subcommand("devices", "List the simulated GPUs");
@@ -215,7 +241,10 @@ int main(int argc, char** argv) {
       bool takes_value = a == "--gpu" || a == "--threads" || a == "--watchdog" || a == "--progress" ||
                          a == "--host-memory-limit" || a == "--report" || a == "--exec" || a == "--tool" || a == "--leak-check" ||
                          a == "--error-exitcode" || a == "--print-limit" || a == "--log-file" ||
-                         a == "--racecheck-report" || a == "--report-api-errors" || a == "--show-backtrace";
+                         a == "--racecheck-report" || a == "--report-api-errors" || a == "--show-backtrace" ||
+                         a == "--destroy-on-device-error" || a == "--check-device-heap" || a == "--padding" ||
+                         a == "--track-unused-memory" || a == "--nvtx" || a == "--suppressions" || a == "--save" ||
+                         a == "--check-exit-code";
       if (takes_value) {
         ++i;
         continue;
@@ -264,6 +293,17 @@ int main(int argc, char** argv) {
       if (*end || print_limit_text[0] == '-') return usage_error("--print-limit takes a number of errors");
       so.print_limit = n;
     }
+    if (!padding_text.empty()) {
+      char* end = nullptr;
+      errno = 0;
+      const unsigned long long n = std::strtoull(padding_text.c_str(), &end, 10);
+      if (*end || padding_text[0] == '-' || errno || n > (1ull << 30))
+        return usage_error("--padding takes a number of bytes, at most 1073741824");
+      so.padding = n;
+    }
+    for (auto [given, name] : {std::pair{!san->get_option("--suppressions")->empty(), "--suppressions"},
+                               std::pair{!san->get_option("--save")->empty(), "--save"}, std::pair{xml_flag, "--xml"}})
+      if (given && so.unsupported.empty()) so.unsupported = name;
     return tools::cmd_sanitize(program, so);
   }
   if (app.got_subcommand("devices")) return cmd_devices();

@@ -41,3 +41,17 @@ TEST(InitShadow, ClipsToRegion) {
   s.set(50, 4);                            // outside: ignored
   EXPECT_FALSE(s.all_set(0, 1));
 }
+
+// first_set, which --track-unused-memory uses to end an unwritten range.
+TEST(InitShadow, FirstSetSkipsUntouchedChunks) {
+  const uint64_t c = ByteShadow::kChunk;
+  ByteShadow s(3 * c);
+  EXPECT_EQ(s.first_set(0, 3 * c), 3 * c);  // nothing written
+  s.set(2 * c + 70, 2);
+  EXPECT_EQ(s.first_set(0, 3 * c), 2 * c + 70);  // two chunks without bitmaps, then word 1
+  EXPECT_EQ(s.first_set(2 * c + 71, 10), 0u);
+  EXPECT_EQ(s.first_set(2 * c + 72, 10), 10u);
+  s.set(5, 1);
+  EXPECT_EQ(s.first_set(3, 10), 2u);
+  EXPECT_EQ(s.first_set(3 * c - 1, 100), 100u);  // past the region
+}

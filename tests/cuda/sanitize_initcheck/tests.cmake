@@ -3,6 +3,7 @@
 softgpu_cuda_program(initcheck_global SOURCES sanitize_initcheck/init_global.cu FLAGS -lineinfo)
 softgpu_cuda_program(initcheck_reuse SOURCES sanitize_initcheck/init_reuse.cu FLAGS -lineinfo)
 softgpu_cuda_program(initcheck_shared SOURCES sanitize_initcheck/init_shared.cu FLAGS -lineinfo)
+softgpu_cuda_program(initcheck_unused SOURCES sanitize_initcheck/init_unused.cu FLAGS -lineinfo)
 set(_ic OPTS --tool initcheck --error-exitcode 3)
 sanitize_test(sanitize.initcheck.partial initcheck_global sanitize_initcheck/partial.expected EXPECT_RC 3 ${_ic}
               --print-limit 2 ARGS partial)
@@ -15,6 +16,12 @@ sanitize_test(sanitize.initcheck.reuse initcheck_reuse sanitize_initcheck/reuse.
 sanitize_test(sanitize.initcheck.reuse_fixed initcheck_reuse sanitize/clean.expected ${_ic} ARGS fixed)
 sanitize_test(sanitize.initcheck.shared initcheck_shared sanitize_initcheck/shared.expected ${_ic})
 sanitize_test(sanitize.initcheck.shared_fixed initcheck_shared sanitize/clean.expected ${_ic} ARGS fixed)
+# --track-unused-memory: allocations with bytes nothing wrote, at cudaFree and at exit.
+sanitize_test(sanitize.initcheck.unused initcheck_unused sanitize_initcheck/unused.expected EXPECT_RC 3 ${_ic}
+              --track-unused-memory yes)
+sanitize_test(sanitize.initcheck.unused_fixed initcheck_unused sanitize/clean.expected ${_ic}
+              --track-unused-memory yes ARGS fixed)
+sanitize_test(sanitize.initcheck.unused_off initcheck_unused sanitize/clean.expected ${_ic})
 # Correct programs: shared-memory reductions and scans, tiled sgemm,
 # atomics, cp.async pipelines, mbarriers, cooperative-groups tiles, tensor
 # cores, stream-ordered pools, graphs: no report.

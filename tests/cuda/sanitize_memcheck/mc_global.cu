@@ -1,7 +1,7 @@
 // memcheck, global memory. MODE: read_past (threads 6 and 7 of 8 read past a
 // 6-int array), write_before (threads 0 and 1 write 2 and 1 ints before it),
 // misaligned (an int load from a char* + 1), many (5 threads of block 1
-// write past a 1000-float array). "MODE fixed" runs the same kernel within bounds: no report.
+// write past a 1000-float array), next (an int past 512 bytes, see --padding). "MODE fixed": no bug.
 #include <cstdio>
 #include <cstring>
 
@@ -24,6 +24,8 @@ __global__ void many(float* a, int limit) {
   if (i < limit) a[i] = 1.0f;
 }
 
+__global__ void store(int* a, int i) { a[i] = 1; }
+
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "read_past";
   const bool fixed = argc > 2 && std::strcmp(argv[2], "fixed") == 0;
@@ -40,6 +42,11 @@ int main(int argc, char** argv) {
     float* f = nullptr;
     cudaMalloc(&f, 1000 * sizeof(float));
     many<<<2, 512>>>(f, fixed ? 1000 : 1005);
+  } else if (!std::strcmp(mode, "next")) {
+    int *x = nullptr, *y = nullptr;
+    cudaMalloc(&x, 512);
+    cudaMalloc(&y, 512);
+    store<<<1, 1>>>(x, fixed ? 127 : 128);
   }
   cudaError_t e = cudaDeviceSynchronize();
   std::printf("%s%s: %s\n", mode, fixed ? " fixed" : "", cudaGetErrorName(e));

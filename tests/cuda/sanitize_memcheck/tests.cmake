@@ -30,6 +30,16 @@ endforeach()
 sanitize_test(sanitize.memcheck.global_print_limit mc_global ${_mc}/global_print_limit.expected EXPECT_RC 3
               OPTS --tool memcheck --error-exitcode 3 --print-limit 3 ARGS many)
 
+# --padding: without it the overflow lands in the next allocation, unseen;
+# with it, in the gap. --check-device-heap no: the heap is one allocation.
+sanitize_test(sanitize.memcheck.global_padding mc_global ${_mc}/global_padding.expected EXPECT_RC 3
+              OPTS --tool memcheck --error-exitcode 3 --padding 64 ARGS next)
+sanitize_test(sanitize.memcheck.global_padding_fixed mc_global ${_clean} OPTS --tool memcheck --error-exitcode 3
+              --padding 64 ARGS next fixed)
+sanitize_test(sanitize.memcheck.global_no_padding mc_global ${_clean} OPTS --tool memcheck --error-exitcode 3 ARGS next)
+sanitize_test(sanitize.memcheck.heap_unchecked mc_heap ${_clean} OPTS --tool memcheck --error-exitcode 3
+              --check-device-heap no ARGS overflow)
+
 # Leaks (--leak-check full): at exit, at cudaDeviceReset, stream-ordered pools.
 foreach(t "leak_exit;leak;leak_clean" "leak_reset;reset;leak_reset_clean" "leak_pool;pool;leak_clean")
   list(GET t 0 name)
