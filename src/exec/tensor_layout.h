@@ -126,15 +126,22 @@ inline uint32_t sparse_col(Elem a, uint32_t cc, uint32_t nib) {
 }
 // Where the metadata of chunk c of row r (0..15) lives. The threads of
 // each group of four that the selector names (one for 4 chunks a row, a
-// pair for 8, all four for 16) each hold 4 consecutive chunks of rows
-// groupID (bits 0-15) and groupID + 8 (bits 16-31), 4 bits a chunk, in
-// order: the layouts of the ISA's metadata figures.
+// pair for 8, all four for 16) hold, 4 bits a chunk in order, one
+// register's worth of metadata each: the metadata of 128 bits of stored A
+// of a row (kElementsPerElementE in CUTLASS's SparseMma, the ELayouts of
+// CuTe's SM90/SM120 sparse MMA traits), which is
+//   * 16- and 32-bit types: 4 chunks, of rows groupID (bits 0-15) and
+//     groupID + 8 (bits 16-31) alike; the next thread the next 4 chunks;
+//   * 8- and 4-bit types: 8 chunks of one row (bits 0-31); the next thread
+//     the same chunks of row groupID + 8, the two after them the next 8.
 struct MetaAt {
   uint32_t lane, shift;
 };
 inline MetaAt sparse_meta_at(uint32_t k, Elem a, uint32_t selector, uint32_t r, uint32_t c) {
   const uint32_t per_group = k / sparse_chunk(a) / 4;  // contributing threads per group
-  return {(4 * (r % 8) + selector * per_group + c / 4) & 31, 16 * (r / 8) + 4 * (c % 4)};
+  const uint32_t first = 4 * (r % 8) + selector * per_group;
+  if (elem_bits(a) <= 8) return {(first + 2 * (c / 8) + r / 8) & 31, 4 * (c % 8)};
+  return {(first + c / 4) & 31, 16 * (r / 8) + 4 * (c % 4)};
 }
 }  // namespace mma
 

@@ -27,6 +27,7 @@ check vector_add_sm90 "PASS vector_add" "$bin/vector_add_sm90"
 check sgemm_sm90 "PASS sgemm" "$bin/sgemm_sm90"
 # Sparse mma: softgpu's reading of the ISA's metadata figures, checked on hardware.
 check mma_sparse "PASS mma_sparse" "$bin/mma_sparse"
+check mma_sp_forms "PASS mma_sp_forms" "$bin/mma_sp_forms"
 check printf "PASS printf" cmake -DPROG="$bin/printf" -DEXPECTED_STDOUT="$src/printf.expected" -DCHECK_PTR=1 \
   -P "$src/run_check.cmake"
 for m in oob_read oob_write misaligned trap asm_trap sticky; do check "fault_$m" "PASS faults $m" "$bin/faults" $m; done

@@ -6,8 +6,9 @@
 // thread passes a 32-bit metadata register laid out as the ISA's sparse
 // metadata figures give it: in each warp, the threads of every group of
 // four that the sparsity selector names hold the 4-bit fields (two 2-bit
-// indices of the kept elements) of rows groupID (bits 0-15) and groupID + 8
-// (bits 16-31), four chunks a thread; the other threads' metadata is
+// indices of the kept elements) of 128 stored bits of A a thread: for f16
+// four chunks of rows groupID (bits 0-15) and groupID + 8 (bits 16-31), for
+// s8 eight chunks of one of the two rows; the other threads' metadata is
 // garbage, which must not matter. f16 (K 32, selectors 0 and 1, A from
 // shared memory or registers) and s8 (K 64, selector 0). Small integer
 // values: every sum is exact.
@@ -99,15 +100,19 @@ int run(const char* name) {
   for (int i = 0; i < M * KS; ++i) put(&ab[i * e], stored[i]);
   for (int n = 0; n < N; ++n)
     for (int k = 0; k < K; ++k) put(&bb[(n * K + k) * e], b[k * N + n]);
-  // Metadata: rows g and g+8 of warp w in the threads 4g + 2*sel + (c / 4).
+  // Metadata of warp w in the threads 4g + 2*sel + j: f16 chunks 4j..4j+3 of
+  // rows g (bits 0-15) and g+8 (bits 16-31); s8 chunks 8(j/2)..8(j/2)+7 of
+  // row g + 8(j%2) (CuTe's ELayout_64x32 and ELayout_64x64).
   std::vector<uint32_t> meta(128, 0xdeadbeefu);
   const int per_group = K / 4 / 4;  // threads of a group holding metadata: 2 (f16), 4 (s8)
   for (int t = 0; t < 128; ++t) {
     const int w = t / 32, l = t % 32, g = l / 4, j = l % 4 - kSel * per_group;
     if (j < 0 || j >= per_group) continue;  // not a selected thread: garbage stays
     uint32_t v = 0;
-    for (int h = 0; h < 2; ++h)
-      for (int q = 0; q < 4; ++q) v |= uint32_t(nib[(16 * w + g + 8 * h) * (K / 4) + 4 * j + q]) << (16 * h + 4 * q);
+    for (int q = 0; q < 8; ++q) {
+      const int row = e == 1 ? g + 8 * (j % 2) : g + 8 * (q / 4), c = e == 1 ? 8 * (j / 2) + q : 4 * j + q % 4;
+      v |= uint32_t(nib[(16 * w + row) * (K / 4) + c]) << (4 * q);
+    }
     meta[t] = v;
   }
   // A fragments (registers) of the dense m16n8k16 f16 layout over the stored columns.

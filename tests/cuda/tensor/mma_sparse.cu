@@ -6,8 +6,10 @@
 // of 4), stored compressed (M x K/2) with one 4-bit metadata field a chunk
 // (idx1 << 2 | idx0); results must equal a CPU GEMM on the dense A exactly.
 // The metadata register of lane 4g + t (t one of the selector's pair) holds
-// chunks 4(t % 2) .. 4(t % 2) + 3 of the k-step's rows g (bits 0-15) and
-// g + 8 (bits 16-31), as softgpu reads the ISA's metadata figures.
+// the fields of 128 stored bits of A (as CUTLASS's SparseMma and CuTe's
+// sparse ELayouts place them): for f16, chunks 4(t % 2) .. 4(t % 2) + 3 of
+// the k-step's rows g (bits 0-15) and g + 8 (bits 16-31); for s8, the 8
+// chunks of row g + 8(t % 2).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -18,14 +20,16 @@
 
 // One warp per 16x8 tile. S: stored A (M x K/2, row-major), meta: one byte
 // per (row, chunk of 4) holding the nibble, Bt: B transposed (N x K).
-template <int Sel>
+template <int Sel, bool Narrow>
 __device__ uint32_t meta_reg(const uint8_t* meta, int K, int m0, int k0) {
   const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   if (t / 2 != Sel) return 0xdeadbeefu;  // not read by the selector
   uint32_t e = 0;
-  const int chunks = K / 4, c0 = k0 / 4 + 4 * (t % 2);
-  for (int h = 0; h < 2; ++h)
-    for (int q = 0; q < 4; ++q) e |= uint32_t(meta[(m0 + g + 8 * h) * chunks + c0 + q]) << (16 * h + 4 * q);
+  const int chunks = K / 4;
+  for (int q = 0; q < 8; ++q) {
+    const int row = Narrow ? g + 8 * (t % 2) : g + 8 * (q / 4), c = Narrow ? q : 4 * (t % 2) + q % 4;
+    e |= uint32_t(meta[(m0 + row) * chunks + k0 / 4 + c]) << (4 * q);
+  }
   return e;
 }
 
@@ -41,7 +45,7 @@ __global__ void gemm_sp_f16(const __half* S, const uint8_t* meta, const __half* 
     for (int j = 0; j < 4; ++j)
       a[j] = *(const uint32_t*)&S[(m0 + g + 8 * (j & 1)) * (K / 2) + k0 / 2 + 2 * t + 8 * (j >> 1)];
     for (int j = 0; j < 4; ++j) b[j] = *(const uint32_t*)&Bt[(n0 + g) * K + k0 + 2 * t + 8 * j];
-    const uint32_t e = meta_reg<0>(meta, K, m0, k0);
+    const uint32_t e = meta_reg<0, false>(meta, K, m0, k0);
     asm volatile(
         "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
         "{%8,%9,%10,%11}, {%0,%1,%2,%3}, %12, 0x0;\n"
@@ -62,7 +66,7 @@ __global__ void gemm_sp_s8(const int8_t* S, const uint8_t* meta, const int8_t* B
     // a0..a3: row g, a4..a7: row g + 8; stored columns 4t .. 4t + 3.
     for (int j = 0; j < 2; ++j) a[j] = *(const uint32_t*)&S[(m0 + g + 8 * j) * (K / 2) + k0 / 2 + 4 * t];
     for (int j = 0; j < 2; ++j) b[j] = *(const uint32_t*)&Bt[(n0 + g) * K + k0 + 4 * t + 16 * j];
-    const uint32_t e = meta_reg<1>(meta, K, m0, k0);
+    const uint32_t e = meta_reg<1, true>(meta, K, m0, k0);
     asm volatile(
         "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, "
         "{%0,%1,%2,%3}, %8, 0x1;\n"

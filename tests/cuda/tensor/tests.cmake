@@ -12,3 +12,7 @@ cuda_test(mma_int8 mma_int8 STDOUT_REGEX "PASS mma_int8")
 # Sparse mma.sp::ordered_metadata (f16, s8) and s4 mma against a CPU GEMM.
 softgpu_cuda_program(mma_sparse SOURCES tensor/mma_sparse.cu ARCH -arch=sm_80)
 cuda_test(mma_sparse mma_sparse STDOUT_REGEX "PASS mma_sparse")
+# Every sm_80 mma.sp form (.sp and .sp::ordered_metadata, every selector)
+# against a CPU reference, one instruction a launch.
+softgpu_cuda_program(mma_sp_forms SOURCES tensor/mma_sp_forms.cu ARCH -arch=sm_80)
+cuda_test(mma_sp_forms mma_sp_forms STDOUT_REGEX "PASS mma_sp_forms")

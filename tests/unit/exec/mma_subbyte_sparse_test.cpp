@@ -6,9 +6,13 @@
 // its stored values and 2:4 (4:8 by pairs, tf32 1:2) metadata.
 //
 // Where the ISA gives only a figure (the metadata layouts, and B of the
-// sparse shapes with no dense twin), the test follows the reading written
-// in tensor_layout.h (thread pairs/quads of 4 chunks, rows g and g + 8 in
-// the low and high halves); that reading has not been checked on a GPU.
+// sparse shapes with no dense twin), the test follows CUTLASS and CuTe,
+// whose sparse GEMMs run on GPUs: one metadata register holds the fields
+// of 128 stored bits of a row (CUTLASS's kElementsPerElementE), the two
+// rows g and g + 8 in its halves for 16- and 32-bit types (CuTe's SM90
+// ELayout_64x32/64x16), in consecutive threads for 8- and 4-bit types
+// (ELayout_64x64, SM120_SPARSE_16x8x64; CUTLASS's reorder_meta and ldmatrix
+// for m16n8k128 .s4); B continues the dense K/2 pattern (CuTe's SM120 B).
 // The ISA's m16n8k256 .b1 A formula says "(threadID_in_group * 32) + i for
 // i < 64", which would make lanes overlap; the test uses (i & 0x1F), as in
 // every other shape (and its B formula).
@@ -148,17 +152,23 @@ void run_case(const Case& cs, uint32_t seed) {
         }
       }
     pack(h, ra, cs.na, cs.a, cs.fa, S);
-    // Metadata: lanes 4g + selector*n + j (n = chunks / 4 per group) hold
-    // chunks 4j..4j+3 of rows g (bits 0-15) and g + 8 (bits 16-31); the
-    // other lanes hold noise, which must not matter.
+    // Metadata: lane 4g + selector*n + j (n = chunks / 4 per group) holds
+    // the fields of 128 stored bits of A: 16- and 32-bit types chunks
+    // 4j..4j+3 of rows g (bits 0-15) and g + 8 (bits 16-31); 8- and 4-bit
+    // types chunks 8(j / 2)..8(j / 2) + 7 of row g + 8(j % 2). The other
+    // lanes hold noise, which must not matter.
     const uint32_t n = chunks / 4;
+    const bool narrow = bits_of(cs.a) <= 8;
     for (uint32_t l = 0; l < 32; ++l) {
-      const uint32_t g = l / 4, t = l % 4;
+      const uint32_t g = l / 4, t = l % 4, j = t % n;
       uint64_t e = rng();
       if (t / n == cs.selector) {
         e = 0;
-        for (uint32_t hh = 0; hh < 2; ++hh)
-          for (uint32_t q = 0; q < 4; ++q) e |= uint64_t(nib[g + 8 * hh][4 * (t % n) + q]) << (16 * hh + 4 * q);
+        for (uint32_t q = 0; q < 8; ++q) {
+          const uint32_t row = narrow ? g + 8 * (j % 2) : g + 8 * (q / 4);
+          const uint32_t chunk = narrow ? 8 * (j / 2) + q : 4 * j + q % 4;
+          e |= uint64_t(nib[row][chunk]) << (4 * q);
+        }
       }
       h.reg(re)[l] = e & 0xffffffffu;
     }
