@@ -136,6 +136,7 @@ const HandlerTable& handler_table() {
     register_wgmma_handlers(h);
     register_async_handlers(h);
     register_texture_handlers(h);
+    register_tensormap_handlers(h);
     register_coop_handlers(h);
     return h;
   }();

@@ -61,9 +61,10 @@ std::optional<TensorMap> lane_map(Warp& w, const Operand& a, const uint64_t* bas
   }
   const std::byte* p = w.translate(Space::Global, addr, kTensorMapBytes, lane, false);
   if (!p) return std::nullopt;
-  auto m = decode_tensor_map(p);
+  std::string why;
+  auto m = decode_tensor_map(p, &why);
   if (!m) {
-    w.fault(Status::IllegalInstruction, lane, addr, "tensor map was not made by cuTensorMapEncodeTiled or cuTensorMapEncodeIm2col");
+    w.fault(Status::IllegalInstruction, lane, addr, why);
   } else if (m->im2col != im2col) {
     w.fault(Status::IllegalInstruction, lane, addr,
             im2col ? "an .im2col copy on a tiled tensor map (cuTensorMapEncodeTiled)"

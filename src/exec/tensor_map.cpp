@@ -196,12 +196,19 @@ std::optional<std::string> replace_address(std::byte* map, uint64_t global_addre
   return std::nullopt;
 }
 
-std::optional<TensorMap> decode_tensor_map(const std::byte* bytes) {
+std::optional<TensorMap> decode_tensor_map(const std::byte* bytes, std::string* why) {
+  auto no = [&](std::string reason) -> std::optional<TensorMap> {
+    if (why) *why = std::move(reason);
+    return std::nullopt;
+  };
   Packed p;
   std::memcpy(&p, bytes, sizeof p);
-  if (p.magic != kMagic || p.rank == 0 || p.rank > kTensorMapMaxRank || p.type > uint8_t(TmDataType::TF32Ftz) ||
-      p.swizzle > uint8_t(TmSwizzle::B128) || p.interleave > uint8_t(TmInterleave::B32))
-    return std::nullopt;
+  if (p.magic != kMagic || p.im2col > 1)
+    return no("tensor map was not made by cuTensorMapEncodeTiled or cuTensorMapEncodeIm2col");
+  if (p.rank == 0 || p.rank > kTensorMapMaxRank) return no(fmt::format("tensor map rank {} is not 1..5", p.rank));
+  if (p.type > uint8_t(TmDataType::TF32Ftz)) return no(fmt::format("tensor map element type {} is not supported", p.type));
+  if (p.swizzle > uint8_t(TmSwizzle::B128)) return no(fmt::format("tensor map swizzle mode {} is not supported", p.swizzle));
+  if (p.interleave > uint8_t(TmInterleave::B32)) return no(fmt::format("tensor map interleave {} is invalid", p.interleave));
   TensorMap m;
   m.type = TmDataType(p.type);
   m.rank = p.rank;
@@ -211,14 +218,17 @@ std::optional<TensorMap> decode_tensor_map(const std::byte* bytes) {
   m.oob_nan = p.oob_nan;
   m.global_address = p.address;
   m.im2col = p.im2col == 1;
-  if (p.im2col > 1 || (m.im2col && (m.rank < 3 || p.channels == 0 || p.channels > 256 || p.pixels == 0 || p.pixels > 1024)))
-    return std::nullopt;
+  if (m.im2col && (m.rank < 3 || p.channels == 0 || p.channels > 256 || p.pixels == 0 || p.pixels > 1024))
+    return no("tensor map has an invalid im2col pixel box");
   for (uint32_t i = 0; i < m.rank; ++i) {
     m.dims[i] = uint64_t(p.dims_minus1[i]) + 1;
     m.box[i] = p.box[i];
-    m.elem_strides[i] = p.elem_strides[i];
-    if ((!m.im2col && (m.box[i] == 0 || m.box[i] > 256)) || m.elem_strides[i] == 0 || m.elem_strides[i] > 8)
-      return std::nullopt;
+    // Dimension 0 has no traversal stride without interleave (encode stores 1).
+    m.elem_strides[i] = i == 0 && m.interleave == TmInterleave::None ? 1 : p.elem_strides[i];
+    if (!m.im2col && (m.box[i] == 0 || m.box[i] > 256))
+      return no(fmt::format("tensor map box_dim[{}] = {} is not 1..256", i, m.box[i]));
+    if (m.elem_strides[i] == 0 || m.elem_strides[i] > 8)
+      return no(fmt::format("tensor map element_stride[{}] = {} is not 1..8", i, m.elem_strides[i]));
   }
   if (m.im2col) {
     for (uint32_t i = 0; i + 2 < m.rank; ++i) m.lower[i] = p.lower[i], m.upper[i] = p.upper[i];
@@ -227,7 +237,111 @@ std::optional<TensorMap> decode_tensor_map(const std::byte* bytes) {
   }
   m.strides[0] = m.element_bytes();
   for (uint32_t i = 1; i < m.rank; ++i) m.strides[i] = p.strides[i - 1];
+  // What encode checks across fields (a map changed by tensormap.replace may break it).
+  const uint32_t align = m.interleave == TmInterleave::B32 ? 32 : 16;
+  if (m.global_address % align)
+    return no(fmt::format("tensor map global address 0x{:x} is not {}-byte aligned", m.global_address, align));
+  for (uint32_t i = 1; i < m.rank; ++i)
+    if (m.strides[i] % align || m.strides[i] >= (1ull << 40))
+      return no(fmt::format("tensor map global_stride of dimension {} = {} is not a multiple of {} below 2^40", i,
+                            m.strides[i], align));
+  if (m.interleave != TmInterleave::None && m.rank < 3) return no("an interleaved tensor map needs rank >= 3");
+  if (m.interleave == TmInterleave::B32 && m.swizzle != TmSwizzle::B32)
+    return no("tensor map interleave 32B needs swizzle 32B");
+  if (m.oob_nan && !is_float(m.type)) return no("tensor map NaN fill needs a floating-point element type");
+  if (m.interleave == TmInterleave::None) {
+    const uint64_t inner = uint64_t(m.row_elems()) * m.element_bytes();
+    if (inner % 16) return no(fmt::format("tensor map box row of {} bytes is not a multiple of 16", inner));
+    if (m.swizzle != TmSwizzle::None && inner > swizzle_span(m.swizzle))
+      return no(fmt::format("tensor map box row of {} bytes exceeds the {}-byte swizzle span", inner,
+                            swizzle_span(m.swizzle)));
+  }
   return m;
+}
+
+std::optional<std::string> replace_field(std::byte* map, TmField field, uint32_t ord, uint64_t value,
+                                         bool* unsupported) {
+  if (unsupported) *unsupported = false;
+  auto no = [&](std::string why) -> std::optional<std::string> {
+    if (unsupported) *unsupported = true;
+    return why;
+  };
+  Packed p;
+  std::memcpy(&p, map, sizeof p);
+  if (p.magic != kMagic) {
+    for (size_t i = 0; i < kTensorMapBytes; ++i)
+      if (map[i] != std::byte{0})
+        return "the 128 bytes are not a tensor map (neither made by cuTensorMapEncodeTiled nor zero)";
+    p = Packed{};
+    p.magic = kMagic;
+    p.rank = 1;
+  }
+  if (p.im2col) return "tensormap.replace.tile on an im2col tensor map";
+  auto dim = [&](uint32_t n) -> std::optional<std::string> {
+    if (ord < n) return std::nullopt;
+    return fmt::format("ordinal {} is not 0..{}", ord, n - 1);
+  };
+  switch (field) {
+    case TmField::GlobalAddress:
+      if (value % 16) return fmt::format("global_address 0x{:x} is not 16-byte aligned", value);
+      p.address = value;
+      break;
+    case TmField::Rank:
+      if (value >= kTensorMapMaxRank) return fmt::format("rank {} is not 0..4 (the rank minus one)", value);
+      p.rank = uint8_t(value + 1);
+      break;
+    case TmField::BoxDim:
+      if (auto e = dim(kTensorMapMaxRank)) return e;
+      if (value == 0 || value > 256) return fmt::format("box_dim[{}] = {} is not 1..256", ord, value);
+      p.box[ord] = uint16_t(value);
+      break;
+    case TmField::GlobalDim:
+      if (auto e = dim(kTensorMapMaxRank)) return e;
+      if (value == 0 || value > (1ull << 32)) return fmt::format("global_dim[{}] = {} is not 1..2^32", ord, value);
+      p.dims_minus1[ord] = uint32_t(value - 1);
+      break;
+    case TmField::GlobalStride:
+      if (auto e = dim(kTensorMapMaxRank - 1)) return e;
+      if (value % 16 || value >= (1ull << 40))
+        return fmt::format("global_stride[{}] = {} is not a multiple of 16 below 2^40", ord, value);
+      p.strides[ord] = value;
+      break;
+    case TmField::ElementStride:
+      if (auto e = dim(kTensorMapMaxRank)) return e;
+      if (value == 0 || value > 8) return fmt::format("element_stride[{}] = {} is not 1..8", ord, value);
+      p.elem_strides[ord] = uint8_t(value);
+      break;
+    case TmField::ElemType: {
+      // The ISA's numbering: u8 u16 u32 s32 u64 s64 f16 f32 f32.ftz f64 bf16 tf32 tf32.ftz.
+      static constexpr TmDataType kIsa[] = {
+          TmDataType::U8,  TmDataType::U16, TmDataType::U32,    TmDataType::S32,  TmDataType::U64,
+          TmDataType::S64, TmDataType::F16, TmDataType::F32,    TmDataType::F32Ftz, TmDataType::F64,
+          TmDataType::BF16, TmDataType::TF32, TmDataType::TF32Ftz};
+      if (value >= 13 && value <= 15) return no(fmt::format("elemtype {} (packed sub-byte values, sm_100a)", value));
+      if (value > 15) return fmt::format("elemtype {} is not 0..15", value);
+      p.type = uint8_t(kIsa[value]);
+      break;
+    }
+    case TmField::Interleave:
+      if (value > 2) return fmt::format("interleave_layout {} is not 0..2", value);
+      p.interleave = uint8_t(value);
+      break;
+    case TmField::SwizzleMode:
+      if (value == 4) return no("swizzle_mode 4 (96B swizzling, sm_103a)");
+      if (value > 4) return fmt::format("swizzle_mode {} is not 0..4", value);
+      p.swizzle = uint8_t(value);
+      break;
+    case TmField::SwizzleAtomicity:
+      if (value >= 1 && value <= 3) return no(fmt::format("swizzle_atomicity {} (sm_100a)", value));
+      if (value > 3) return fmt::format("swizzle_atomicity {} is not 0..3", value);
+      break;  // 16B: the only atomicity of sm_90's swizzles
+    case TmField::FillMode:
+      if (value > 1) return fmt::format("fill_mode {} is not 0..1", value);
+      p.oob_nan = uint8_t(value);
+      break;
+  }
+  std::memcpy(map, &p, sizeof p);
+  return std::nullopt;
 }
 
 uint32_t tm_swizzle(TmSwizzle s, uint32_t offset) {

@@ -91,8 +91,30 @@ std::optional<std::string> encode_im2col(const Im2colEncodeArgs& a, std::byte* o
 
 // Replaces the global address of an encoded map (cuTensorMapReplaceAddress).
 std::optional<std::string> replace_address(std::byte* map, uint64_t global_address);
-// Reads a map written by encode_tiled or encode_im2col; nullopt if `bytes` is not one.
-std::optional<TensorMap> decode_tensor_map(const std::byte* bytes);
+
+// The fields tensormap.replace.tile rewrites in a map (PTX ISA 8.3, sm_90a).
+enum class TmField : uint8_t {
+  GlobalAddress, Rank, BoxDim, GlobalDim, GlobalStride, ElementStride,  // .field1, .field2
+  ElemType, Interleave, SwizzleMode, SwizzleAtomicity, FillMode,        // .field3
+};
+// Replaces one field of the tiled map at `map` as tensormap.replace does:
+// `ord` the dimension (0 innermost; global_stride's ordinal i is the stride
+// of dimension i + 1), `value` the instruction's new_val in the ISA's
+// numbering (rank: the rank minus one; elemtype: the ISA's table, not
+// CUtensorMapDataType). Dimensions beyond the rank may be set (CUTLASS sets
+// all five). 128 zero bytes are a map of rank 1 to build on (Triton writes
+// every field of a zeroed object). A value out of range, an im2col map, or
+// bytes that are neither a map nor zero: what is wrong, the map left alone;
+// `unsupported` is set when the value is valid but names something softgpu
+// does not implement (packed types, the 96B swizzle, swizzle atomicity other
+// than 16B). Whether the fields fit together is checked where the map is used.
+std::optional<std::string> replace_field(std::byte* map, TmField field, uint32_t ord, uint64_t value,
+                                         bool* unsupported = nullptr);
+
+// Reads a map written by encode_tiled or encode_im2col (and possibly changed
+// by replace_field); nullopt if `bytes` is not a valid one, with the reason
+// in `why` when given.
+std::optional<TensorMap> decode_tensor_map(const std::byte* bytes, std::string* why = nullptr);
 
 // The shared-memory byte offset a tensor-map swizzle moves `offset` to: the
 // 16-byte chunk index within a span of 32/64/128 bytes XORed with the

@@ -425,6 +425,7 @@ void register_tensor_handlers(HandlerTable& t);   // wmma, mma, ldmatrix, stmatr
 void register_wgmma_handlers(HandlerTable& t);    // wgmma.*, setmaxnreg
 void register_async_handlers(HandlerTable& t);    // cp.async, mbarrier, f16/bf16 atomics
 void register_texture_handlers(HandlerTable& t);  // tex, suld, sust
+void register_tensormap_handlers(HandlerTable& t);  // tensormap.replace, tensormap.cp_fenceproxy
 // TMA (exec/ops_tma.cpp): cp.async.bulk.tensor, cp.reduce.async.bulk.tensor,
 // cp.async.bulk.prefetch.tensor; reached through cp's binder.
 ExecFn bind_cp_tensor(const Inst& in);

@@ -70,7 +70,8 @@ std::string_view unit_name(UnitClass u);
 // Forms of an opcode whose operand counts go beyond its table row, which
 // counts the opcode's other forms: the TMA copies, whose "[tmap, {coords}]"
 // counts as two operands and which may add im2col offsets, a multicast mask
-// and a cache policy; sparse wgmma, with its metadata and selector.
+// and a cache policy; sparse wgmma, with its metadata and selector; the
+// tensor-map proxy fence, whose acquire form names the map.
 // Matched on the mnemonic and its leading modifiers.
 struct WideForm {
   std::string_view prefix;
@@ -81,6 +82,7 @@ inline constexpr WideForm kWideForms[] = {
     {"cp.reduce.async.bulk.tensor", 4},    // [tmap, {c}], [src], policy
     {"cp.async.bulk.prefetch.tensor", 4},  // [tmap, {c}], {im2col}, policy
     {"wgmma.mma_async.sp", 10},            // d, a, b, sp-meta, sp-sel, scale-d, 4 immediates
+    {"fence.proxy.tensormap::generic", 2}, // .acquire: [addr], size
 };
 constexpr std::optional<uint8_t> wide_form_max_operands(std::string_view instruction) {
   for (const WideForm& f : kWideForms)

@@ -84,3 +84,12 @@ cuda_test(wgmma_pipeline_small_cta wgmma_pipeline ARGS small EXPECT_RC 0
 # f16 and s8, against a CPU GEMM of the dense A.
 softgpu_cuda_program(wgmma_sparse SOURCES hopper/wgmma_sparse.cu ARCH -gencode arch=compute_90a,code=[sm_90a,compute_90a])
 cuda_test(wgmma_sparse wgmma_sparse STDOUT_REGEX "f16 k32 smem sel 1: 0 mismatches.*s8 k64 smem sel 0: 0 mismatches.*PASS wgmma_sparse")
+
+# Tensor maps changed on the device (tensormap.replace, tensormap.cp_fenceproxy,
+# fence.proxy.tensormap through libcu++'s cuda::ptx): a template map pointed
+# at four tensors of other shapes in shared memory and fenced to global
+# memory, one replaced in global memory with NaN fill, each loaded by TMA.
+softgpu_cuda_program(tensormap_replace SOURCES hopper/tensormap_replace.cu
+                     ARCH -gencode arch=compute_90a,code=[sm_90a,compute_90a])
+cuda_test(tensormap_replace tensormap_replace
+          STDOUT_REGEX "groups: 4 tensors through one template map, 10265 elements, 0 mismatches.*global: .*0 mismatches.*PASS tensormap_replace")
