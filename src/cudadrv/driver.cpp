@@ -27,6 +27,21 @@ CUresult Driver::init() {
   return CUDA_SUCCESS;
 }
 
+bool Driver::adopt_runtime() {
+  int bind = 0;
+  const bool used = softgpu_cudart_context_use(&bind) != 0;
+  {
+    std::lock_guard lock(mu_);
+    if (used && !runtime_retained_) {
+      initialized_ = runtime_retained_ = true;
+      ++refcount_;
+    }
+    if (!initialized_) return false;
+  }
+  if (bind && context_stack().empty()) context_stack().push_back(&primary_);
+  return true;
+}
+
 void Driver::retain() {
   std::lock_guard lock(mu_);
   ++refcount_;

@@ -7,7 +7,8 @@
 // returns it too (an alias, counted so cuCtxDestroy balances). The context
 // stack is per host thread; calls that operate on the device (memory,
 // modules, launches, streams) use the primary context whether or not the
-// calling thread has made it current, as there is no other.
+// calling thread has made it current, as there is no other. The runtime API
+// initializes the driver API (Driver::adopt_runtime).
 #pragma once
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -30,6 +31,13 @@ class Driver {
 
   bool initialized() const;
   CUresult init();  // cuInit: the runtime must have a device
+  // As NVIDIA's runtime initializes the driver API: once the program's
+  // runtime calls have initialized the primary context, the driver is
+  // initialized (and the runtime holds a reference to the primary context),
+  // and a thread whose runtime calls did so since its last driver call gets
+  // the primary context made current if it has no current context.
+  // Returns initialized().
+  bool adopt_runtime();
 
   CUcontext primary() { return &primary_; }
   bool valid_context(CUcontext c) const { return c == &primary_; }
@@ -48,6 +56,7 @@ class Driver {
   Driver() = default;
   mutable std::mutex mu_;
   bool initialized_ = false;
+  bool runtime_retained_ = false;  // the runtime's reference to the primary context
   CUctx_st primary_;
   int refcount_ = 0;   // primary retains (and contexts cuCtxCreate handed out)
   int created_ = 0;
@@ -71,6 +80,7 @@ cudaError_t softgpu_cudart_address_range(const void* p, void** base, size_t* siz
 cudaError_t softgpu_cudart_memset_elements(void* dst, unsigned value, size_t elem_size, size_t count,
                                            cudaStream_t stream);
 cudaError_t softgpu_cudart_param_count(const void* func, size_t* count);
+int softgpu_cudart_context_use(int* bind);
 cudaError_t softgpu_cudart_driver_begin(void);
 void softgpu_cudart_driver_end(cudaError_t saved);
 void softgpu_cudart_driver_error(const char* call, int code, const char* name, const char* text);
@@ -97,7 +107,8 @@ namespace softgpu::cudadrv {
 // signature.
 void note_error(const char* function, CUresult r) noexcept;
 
-// Runs f (returning CUresult) once cuInit has succeeded; nothing unwinds
+// Runs f (returning CUresult) once cuInit has succeeded or the runtime API
+// has initialized the driver (Driver::adopt_runtime); nothing unwinds
 // into the C program. The runtime calls f makes leave the thread's
 // cudaGetLastError as it was (driver API calls do not set it), and a
 // failure is reported under the driver entry point's name.
@@ -105,7 +116,7 @@ template <class F>
 CUresult guarded(F&& f, std::source_location loc = std::source_location::current()) noexcept {
   CUresult r;
   try {
-    if (!Driver::get().initialized()) {
+    if (!Driver::get().adopt_runtime()) {
       r = CUDA_ERROR_NOT_INITIALIZED;
     } else {
       const cudaError_t saved = softgpu_cudart_driver_begin();

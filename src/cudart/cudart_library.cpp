@@ -243,12 +243,24 @@ __attribute__((visibility("default"))) cudaError_t softgpu_cudart_param_count(co
   return call([&] { return rt().func_param_count(func, count); });
 }
 
+// Whether the program's runtime calls initialized the primary context (any
+// thread), and *bind whether this thread's did since the last query
+// (runtime.h, Runtime::take_context_use).
+__attribute__((visibility("default"))) int softgpu_cudart_context_use(int* bind) {
+  bool b = false;
+  const bool used = softgpu::runtime::Runtime::take_context_use(&b);
+  if (bind) *bind = b ? 1 : 0;
+  return used ? 1 : 0;
+}
+
 // A driver API call's begin and end (src/cudadrv/driver.h): the cudart
-// calls it makes leave the thread's last error as it was and report no
-// failures to the sanitizers under their own names; the driver reports its
-// own (softgpu_cudart_driver_error). begin returns the last error to put back.
+// calls it makes leave the thread's last error as it was, report no
+// failures to the sanitizers under their own names (the driver reports its
+// own, softgpu_cudart_driver_error) and do not count as the program's use
+// of the runtime. begin returns the last error to put back.
+
 __attribute__((visibility("default"))) cudaError_t softgpu_cudart_driver_begin(void) {
-  softgpu::cudart::driver_call_depth(+1);
+  if (softgpu::cudart::driver_call_depth(+1) == 1) softgpu::runtime::Runtime::suspend_context_use(true);
   try {
     return softgpu::cudart::to_cuda(rt().thread_error());
   } catch (...) {
@@ -261,7 +273,7 @@ __attribute__((visibility("default"))) void softgpu_cudart_driver_end(cudaError_
     rt().set_thread_error(static_cast<Status>(static_cast<int>(saved)));
   } catch (...) {
   }
-  softgpu::cudart::driver_call_depth(-1);
+  if (softgpu::cudart::driver_call_depth(-1) == 0) softgpu::runtime::Runtime::suspend_context_use(false);
 }
 
 __attribute__((visibility("default"))) void softgpu_cudart_driver_error(const char* call, int code, const char* name,

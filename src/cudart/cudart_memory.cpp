@@ -159,12 +159,12 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, si
 
 cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
                                     enum cudaMemcpyKind kind, cudaStream_t stream) {
-  return call([&] { return rt().memcpy_to_symbol(symbol, src, count, offset, to_kind(kind), stream); });
+  return call([&] { return rt().memcpy_to_symbol(symbol, src, count, offset, to_kind(kind), stream, true); });
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
                                       enum cudaMemcpyKind kind, cudaStream_t stream) {
-  return call([&] { return rt().memcpy_from_symbol(dst, symbol, count, offset, to_kind(kind), stream); });
+  return call([&] { return rt().memcpy_from_symbol(dst, symbol, count, offset, to_kind(kind), stream, true); });
 }
 
 cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <iostream>
+#include <thread>
 #include <unordered_set>
 
 #include <fmt/core.h>
@@ -41,6 +42,7 @@ struct Exec {
 struct Capture {
   Graph* graph = nullptr;
   int mode = 0;  // cudaStreamCaptureMode
+  std::thread::id thread = std::this_thread::get_id();  // the thread that began it
   uint64_t id = 0;
   bool invalidated = false;
   void* origin = nullptr;
@@ -545,6 +547,18 @@ std::optional<Status> GraphManager::capture_forbid(void* stream) {
     }
     if (hit) return kStreamCaptureImplicit;
   }
+  return std::nullopt;
+}
+
+std::optional<Status> GraphManager::capture_unsafe_call(int thread_mode) {
+  if (!st_ || st_->captures.empty() || thread_mode == 2) return std::nullopt;  // 2: relaxed
+  const std::thread::id me = std::this_thread::get_id();
+  bool hit = false;
+  for (auto& [s, c] : st_->captures) {
+    const bool forbids = c->thread == me ? c->mode != 2 : thread_mode == 0 && c->mode == 0;
+    if (forbids) c->invalidated = hit = true;
+  }
+  if (hit) return kStreamCaptureUnsupported;
   return std::nullopt;
 }
 

@@ -121,6 +121,12 @@ class GraphManager {
   // Work that cannot be captured (synchronization, 2-D copies): refused on a
   // capturing stream, which invalidates its capture.
   std::optional<Status> capture_forbid(void* stream);
+  // A potentially unsafe call that is no stream's work (cudaDeviceSynchronize)
+  // from a thread whose interaction mode (cudaThreadExchangeStreamCaptureMode)
+  // is `thread_mode`: refused with StreamCaptureUnsupported, invalidating the
+  // captures that forbid it, while this thread has a capture not begun in
+  // relaxed mode or, in global mode, any thread has a global-mode capture.
+  std::optional<Status> capture_unsafe_call(int thread_mode);
   // An event recorded on a capturing stream carries the capture's
   // dependencies; a stream waiting on it joins the capture.
   std::optional<Status> capture_event_record(void* event, void* stream);

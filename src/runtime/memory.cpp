@@ -30,7 +30,7 @@ Status Runtime::host_alloc(void** out, size_t size, unsigned flags) {
 }
 
 Status Runtime::free(void* p) {
-  SOFTGPU_API_BEGIN(true);
+  SOFTGPU_API_BEGIN_SYNC(true);  // cudaFree waits for the device
   if (!p) return Status::Success;  // cudaFree(NULL) is a no-op
   if (auto r = pools_->free_stream_ordered(p)) return finish(*r);  // mempool.cpp: pool and graph allocations
   return finish(mem_->free_device(p));
@@ -62,9 +62,13 @@ Status Runtime::host_get_device_pointer(void** out, void* host, unsigned flags) 
 }
 
 Status Runtime::memcpy(void* dst, const void* src, size_t n, CopyKind kind, void* stream, bool async) {
-  SOFTGPU_API_BEGIN(true);
+  // A blocking copy waits for the device, except device to device (no
+  // host-side synchronization, cudaMemcpy's documentation).
+  SOFTGPU_API_BEGIN_SYNC(!async && kind != CopyKind::DeviceToDevice);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (auto c = graphs_->capture_memcpy(dst, src, n, kind, stream)) return finish(*c);  // graph.cpp
+  // Queued behind a faulted kernel: checked, never run.
+  if (fault_pending()) return finish(mem_->copy(dst, src, n, kind, false));
   const Status s = mem_->copy(dst, src, n, kind);
   if (timing_ && s == Status::Success) timing_->copy(copy_path(dst, src, kind), n, stream_ref(stream), !async);
   return finish(s);
@@ -123,9 +127,10 @@ timing::CopyPath Runtime::copy_path(const void* dst, const void* src, CopyKind k
 
 Status Runtime::memcpy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                           CopyKind kind, void* stream, bool async) {
-  SOFTGPU_API_BEGIN(true);
+  SOFTGPU_API_BEGIN_SYNC(!async && kind != CopyKind::DeviceToDevice);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (auto c = graphs_->capture_forbid(stream)) return finish(*c);  // graph.cpp: not capturable yet
+  if (fault_pending()) return finish(mem_->copy_2d(dst, dpitch, src, spitch, width, height, kind, false));
   const Status s = mem_->copy_2d(dst, dpitch, src, spitch, width, height, kind);
   if (timing_ && s == Status::Success) timing_->copy(copy_path(dst, src, kind), width * height, stream_ref(stream), !async);
   return finish(s);
@@ -135,6 +140,7 @@ Status Runtime::memset(void* dst, int value, size_t n, void* stream) {
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (auto c = graphs_->capture_memset(dst, value, n, stream)) return finish(*c);  // graph.cpp
+  if (fault_pending()) return finish(mem_->set(dst, value, n, false));  // queued behind a faulted kernel
   const Status s = mem_->set(dst, value, n);
   if (timing_ && s == Status::Success) timing_->memset(n, stream_ref(stream));
   return finish(s);
@@ -144,6 +150,7 @@ Status Runtime::memset_2d(void* dst, size_t pitch, int value, size_t width, size
   SOFTGPU_API_BEGIN(true);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (auto c = graphs_->capture_forbid(stream)) return finish(*c);  // graph.cpp: not capturable yet
+  if (fault_pending()) return finish(mem_->set_2d(dst, pitch, value, width, height, false));
   const Status s = mem_->set_2d(dst, pitch, value, width, height);
   if (timing_ && s == Status::Success) timing_->memset(width * height, stream_ref(stream));
   return finish(s);
@@ -187,8 +194,8 @@ Status Runtime::symbol_size(size_t* out, const void* symbol) {
 }
 
 Status Runtime::memcpy_to_symbol(const void* symbol, const void* src, size_t n, size_t offset, CopyKind kind,
-                                 void* stream) {
-  SOFTGPU_API_BEGIN(true);
+                                 void* stream, bool async) {
+  SOFTGPU_API_BEGIN_SYNC(!async && kind != CopyKind::DeviceToDevice);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (kind != CopyKind::HostToDevice && kind != CopyKind::DeviceToDevice && kind != CopyKind::Default)
     return finish(Status::InvalidMemcpyDirection);
@@ -199,13 +206,14 @@ Status Runtime::memcpy_to_symbol(const void* symbol, const void* src, size_t n, 
   if (!src) return finish(Status::InvalidValue);
   if (kind == CopyKind::DeviceToDevice)
     if (Status s = check_device_range(src, n); s != Status::Success) return finish(s);
+  if (fault_pending()) return Status::Success;  // queued behind a faulted kernel
   std::memmove(exec::DeviceMemory::host_ptr(v.address + Bytes{offset}), src, n);
   return Status::Success;
 }
 
 Status Runtime::memcpy_from_symbol(void* dst, const void* symbol, size_t n, size_t offset, CopyKind kind,
-                                   void* stream) {
-  SOFTGPU_API_BEGIN(true);
+                                   void* stream, bool async) {
+  SOFTGPU_API_BEGIN_SYNC(!async && kind != CopyKind::DeviceToDevice);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (kind != CopyKind::DeviceToHost && kind != CopyKind::DeviceToDevice && kind != CopyKind::Default)
     return finish(Status::InvalidMemcpyDirection);
@@ -216,6 +224,7 @@ Status Runtime::memcpy_from_symbol(void* dst, const void* symbol, size_t n, size
   if (!dst) return finish(Status::InvalidValue);
   if (kind == CopyKind::DeviceToDevice)
     if (Status s = check_device_range(dst, n); s != Status::Success) return finish(s);
+  if (fault_pending()) return Status::Success;
   std::memmove(dst, exec::DeviceMemory::host_ptr(v.address + Bytes{offset}), n);
   return Status::Success;
 }

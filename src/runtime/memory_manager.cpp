@@ -111,7 +111,7 @@ Status MemoryManager::host_get_device_pointer(void** out, void* host, unsigned f
   return Status::Success;
 }
 
-Status MemoryManager::copy(void* dst, const void* src, size_t n, CopyKind kind) {
+Status MemoryManager::copy(void* dst, const void* src, size_t n, CopyKind kind, bool run) {
   if (!valid_kind(kind)) return Status::InvalidMemcpyDirection;
   if (n == 0) return Status::Success;
   if (!dst || !src) return Status::InvalidValue;
@@ -121,6 +121,7 @@ Status MemoryManager::copy(void* dst, const void* src, size_t n, CopyKind kind) 
     if (Status s = check_range(dst, n); s != Status::Success) return s;
   if (kind == CopyKind::DeviceToHost || kind == CopyKind::DeviceToDevice)
     if (Status s = check_range(src, n); s != Status::Success) return s;
+  if (!run) return Status::Success;
   memory_->note_read(src, n, "cudaMemcpy");
   if (Status s = host_can_back(*memory_, dst, n, "cudaMemcpy"); s != Status::Success) return s;
   std::memmove(dst, src, n);
@@ -128,7 +129,7 @@ Status MemoryManager::copy(void* dst, const void* src, size_t n, CopyKind kind) 
 }
 
 Status MemoryManager::copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                              CopyKind kind) {
+                              CopyKind kind, bool run) {
   if (!valid_kind(kind)) return Status::InvalidMemcpyDirection;
   if (width > dpitch || width > spitch) return Status::InvalidPitchValue;
   if (width == 0 || height == 0) return Status::Success;
@@ -139,6 +140,7 @@ Status MemoryManager::copy_2d(void* dst, size_t dpitch, const void* src, size_t 
     if (Status s = check_range(dst, dspan); s != Status::Success) return s;
   if (kind == CopyKind::DeviceToHost || kind == CopyKind::DeviceToDevice)
     if (Status s = check_range(src, sspan); s != Status::Success) return s;
+  if (!run) return Status::Success;
   if (Status s = host_can_back(*memory_, dst, dspan, "cudaMemcpy2D"); s != Status::Success) return s;
   auto* d = static_cast<std::byte*>(dst);
   auto* s = static_cast<const std::byte*>(src);
@@ -147,31 +149,34 @@ Status MemoryManager::copy_2d(void* dst, size_t dpitch, const void* src, size_t 
   return Status::Success;
 }
 
-Status MemoryManager::set(void* dst, int value, size_t n) {
+Status MemoryManager::set(void* dst, int value, size_t n, bool run) {
   if (n == 0) return Status::Success;
   if (Status s = check_range(dst, n); s != Status::Success) return s;
+  if (!run) return Status::Success;
   if (Status s = host_can_back(*memory_, dst, n, "cudaMemset"); s != Status::Success) return s;
   std::memset(dst, value, n);
   return Status::Success;
 }
 
-Status MemoryManager::set_2d(void* dst, size_t pitch, int value, size_t width, size_t height) {
+Status MemoryManager::set_2d(void* dst, size_t pitch, int value, size_t width, size_t height, bool run) {
   if (width > pitch) return Status::InvalidPitchValue;
   if (width == 0 || height == 0) return Status::Success;
   if (Status s = check_range(dst, pitch * (height - 1) + width); s != Status::Success) return s;
+  if (!run) return Status::Success;
   if (Status s = host_can_back(*memory_, dst, pitch * (height - 1) + width, "cudaMemset2D"); s != Status::Success)
     return s;
   for (size_t r = 0; r < height; ++r) std::memset(static_cast<std::byte*>(dst) + r * pitch, value, width);
   return Status::Success;
 }
 
-Status MemoryManager::set_elements(void* dst, uint32_t value, size_t elem_size, size_t count) {
+Status MemoryManager::set_elements(void* dst, uint32_t value, size_t elem_size, size_t count, bool run) {
   if (elem_size != 1 && elem_size != 2 && elem_size != 4) return Status::InvalidValue;
   if (count == 0) return Status::Success;
   if (reinterpret_cast<uintptr_t>(dst) % elem_size) return Status::InvalidValue;
   if (count > SIZE_MAX / elem_size) return Status::InvalidValue;
   const size_t n = count * elem_size;
   if (Status s = check_range(dst, n); s != Status::Success) return s;
+  if (!run) return Status::Success;
   if (Status s = host_can_back(*memory_, dst, n, "cuMemsetD*"); s != Status::Success) return s;
   auto* b = static_cast<std::byte*>(dst);
   for (size_t i = 0; i < count; ++i) std::memcpy(b + i * elem_size, &value, elem_size);  // little-endian low bytes

@@ -37,13 +37,15 @@ class MemoryManager {
   Status host_flags(unsigned* out, void* host) const;
   // [p, p+n) must lie inside one live allocation of any kind.
   Status check_range(const void* p, size_t n) const;
-  Status copy(void* dst, const void* src, size_t n, CopyKind kind);
+  // Copies and sets; with run false only the arguments are checked (work
+  // queued behind a faulted kernel, which never runs: Runtime::fault_pending).
+  Status copy(void* dst, const void* src, size_t n, CopyKind kind, bool run = true);
   Status copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                 CopyKind kind);
-  Status set(void* dst, int value, size_t n);
-  Status set_2d(void* dst, size_t pitch, int value, size_t width, size_t height);
+                 CopyKind kind, bool run = true);
+  Status set(void* dst, int value, size_t n, bool run = true);
+  Status set_2d(void* dst, size_t pitch, int value, size_t width, size_t height, bool run = true);
   // count elements of elem_size bytes, each set to the low bytes of value.
-  Status set_elements(void* dst, uint32_t value, size_t elem_size, size_t count);
+  Status set_elements(void* dst, uint32_t value, size_t elem_size, size_t count, bool run = true);
   // The allocation containing p: base and size (NotFound if none).
   Status range_of(const void* p, void** base, size_t* size) const;
   Status info(size_t* free_bytes, size_t* total_bytes) const;

@@ -180,6 +180,9 @@ Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, s
   eo.resident_ctas = std::max<uint64_t>(resident, 1);
   if (auto it = limits_.find(Limit::MallocHeapSize); it != limits_.end()) eo.malloc_heap_bytes = it->second;
 
+  // Queued behind a kernel that faulted: the launch succeeds and the kernel
+  // never runs (the fault ended the context; the next synchronizing call says so).
+  if (fault_pending()) return Status::Success;
   if (exec::calls_printf(*k->module->program)) printf_launched_ = true;
   if (timing_)
     eo.listener = timing_->begin_launch(
@@ -193,21 +196,21 @@ Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, s
   } catch (const std::exception& e) {
     if (timing_) timing_->end_launch();
     report(fmt::format("softgpu: kernel '{}' failed inside the simulator: {}", k->name, e.what()));
-    sticky_ = Status::LaunchFailure;
+    pending_ = Status::LaunchFailure;
     return Status::Success;
   }
   if (sanitizer_ && sanitizer_->take_launch_failure() && !r.fault) {
     // The sanitizer reported accesses a GPU would have stopped the kernel
     // for (and suppressed them): the launch fails as it would there.
-    sticky_ = Status::LaunchFailure;
+    pending_ = Status::LaunchFailure;
     return Status::Success;
   }
   if (r.fault) {
     // Like hardware: the launch itself succeeds; the fault surfaces at the
-    // next call and stays until cudaDeviceReset.
+    // next synchronizing call and stays until cudaDeviceReset.
     report(r.fault->message);
     Status s = r.fault->status != Status::Success ? r.fault->status : r.status;
-    sticky_ = s != Status::Success ? s : Status::LaunchFailure;
+    pending_ = s != Status::Success ? s : Status::LaunchFailure;
     return Status::Success;
   }
   if (r.status != Status::Success) {

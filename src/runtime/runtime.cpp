@@ -13,6 +13,7 @@
 #include <fmt/core.h>
 
 #include "jit/jit.h"
+#include "ptx/parser.h"
 #include "runtime/memory_manager.h"
 #include "runtime/mempool.h"
 #include "runtime/module_registry.h"
@@ -54,6 +55,25 @@ uint64_t thread_serial() {
 }  // namespace
 
 Runtime::ThreadState& Runtime::this_thread() { return threads_[thread_serial()]; }
+
+namespace {
+std::atomic<bool> g_context_used{false};
+thread_local bool t_context_bind = false;       // this thread's calls since the driver last asked
+thread_local bool t_context_suspended = false;  // inside a driver API call
+void note_context_use() {
+  if (t_context_suspended) return;
+  t_context_bind = true;
+  if (!g_context_used.load(std::memory_order_relaxed)) g_context_used.store(true, std::memory_order_release);
+}
+}  // namespace
+
+void Runtime::suspend_context_use(bool suspended) { t_context_suspended = suspended; }
+
+bool Runtime::take_context_use(bool* bind) {
+  if (bind) *bind = t_context_bind;
+  t_context_bind = false;
+  return g_context_used.load(std::memory_order_acquire);
+}
 
 void Runtime::drop_if_empty() {
   auto it = threads_.find(thread_serial());
@@ -301,8 +321,15 @@ Status Runtime::begin(bool sticky_applies) {
     }
     return init_status_;
   }
+  if (sticky_applies) note_context_use();  // a call that uses the device
   if (sticky_applies && sticky_ != Status::Success) return sticky_;
   return Status::Success;
+}
+
+void Runtime::synchronizing() {
+  if (pending_ == Status::Success) return;
+  if (sticky_ == Status::Success) sticky_ = pending_;
+  pending_ = Status::Success;
 }
 
 Status Runtime::finish(Status s) {
@@ -353,7 +380,9 @@ Status Runtime::check_device(int device) {
 
 Status Runtime::set_device(int device) {
   SOFTGPU_API_BEGIN(false);
-  return finish(device == 0 ? Status::Success : Status::InvalidDevice);
+  if (device != 0) return finish(Status::InvalidDevice);
+  note_context_use();  // CUDA 12+: cudaSetDevice initializes the primary context
+  return Status::Success;
 }
 
 Status Runtime::get_device(int* device) {
@@ -365,6 +394,13 @@ Status Runtime::get_device(int* device) {
 
 Status Runtime::synchronize() {
   SOFTGPU_API_BEGIN(true);
+  // Not while this thread's capture interaction mode forbids it (graph.cpp);
+  // a pending fault then stays pending, as the device was not waited for.
+  const int mode = this_thread().capture_mode;
+  drop_if_empty();
+  if (auto c = graphs_->capture_unsafe_call(mode)) return finish(*c);
+  synchronizing();
+  if (sticky_ != Status::Success) return finish(sticky_);
   pools_->mempool_synchronized();  // mempool.cpp: pools give back memory above their release threshold
   if (timing_) timing_->host_waits_all();
   return Status::Success;  // all work already completed when issued
@@ -380,7 +416,7 @@ Status Runtime::reset() {
   streams_->clear();
   limits_.clear();
   device_flags_ = 0;
-  sticky_ = Status::Success;
+  sticky_ = pending_ = Status::Success;
   if (auto it = threads_.find(thread_serial()); it != threads_.end()) {
     it->second.last_error = Status::Success;
     drop_if_empty();
@@ -388,20 +424,52 @@ Status Runtime::reset() {
   return Status::Success;
 }
 
+namespace {
+constexpr Status kUnsupportedLimit = static_cast<Status>(215);  // cudaErrorUnsupportedLimit
+bool known_limit(Limit l) {
+  return static_cast<int>(l) >= 0 && static_cast<int>(l) <= static_cast<int>(Limit::PersistingL2CacheSize);
+}
+}  // namespace
+
+// cudaDeviceSetLimit's rules (cuda_runtime_api.h): an unknown limit, or
+// cudaLimitDevRuntimeSyncDepth on compute capability 9.0 and up, is
+// cudaErrorUnsupportedLimit; a value the device cannot have is refused (the
+// limit keeps its value) or, for the two performance hints, clamped.
 Status Runtime::set_limit(Limit limit, size_t value) {
   SOFTGPU_API_BEGIN(true);
-  if (static_cast<int>(limit) < 0 || static_cast<int>(limit) > static_cast<int>(Limit::PersistingL2CacheSize))
-    return finish(Status::NotSupported);
-  // "Setting cudaLimitPrintfFifoSize must be performed before launching any
-  // kernel that uses the printf() device system call, otherwise
-  // cudaErrorInvalidValue will be returned" (cudaDeviceSetLimit).
-  if (limit == Limit::PrintfFifoSize && printf_launched_) return finish(Status::InvalidValue);
+  if (!known_limit(limit)) return finish(kUnsupportedLimit);
+  switch (limit) {
+    case Limit::StackSize:
+      // The stack is the thread's local memory, at most 512 KB per thread
+      // (the executor gives an accepted size: exec_options()).
+      if (value > ptx::kMaxLocalBytesPerThread) return finish(Status::InvalidValue);
+      break;
+    case Limit::PrintfFifoSize:
+      // "Setting cudaLimitPrintfFifoSize must not be performed after launching
+      // any kernel that uses the printf() device system call - in such case
+      // cudaErrorInvalidValue will be returned."
+      if (printf_launched_) return finish(Status::InvalidValue);
+      [[fallthrough]];
+    case Limit::MallocHeapSize:
+      // Reserved in device memory: more than the device has cannot be.
+      if (value > gpu_.global_memory_bytes) return finish(Status::MemoryAllocation);
+      break;
+    case Limit::DevRuntimeSyncDepth:
+      if (gpu_.cc_major >= 9) return finish(kUnsupportedLimit);
+      if (value > 24) return finish(Status::InvalidValue);  // "up the maximum launch depth of 24"
+      break;
+    case Limit::MaxL2FetchGranularity: value = std::min<size_t>(value, 128); break;  // "0B to 128B"
+    case Limit::PersistingL2CacheSize: value = 0; break;  // no persisting L2 (cudaDevAttrMaxPersistingL2CacheSize 0)
+    default: break;
+  }
   limits_[limit] = value;
   return Status::Success;
 }
 
 Status Runtime::get_limit(Limit limit, size_t* value) {
   SOFTGPU_API_BEGIN(true);
+  if (!known_limit(limit) || (limit == Limit::DevRuntimeSyncDepth && gpu_.cc_major >= 9))
+    return finish(kUnsupportedLimit);
   if (!value) return finish(Status::InvalidValue);
   if (auto it = limits_.find(limit); it != limits_.end()) {
     *value = it->second;
@@ -415,7 +483,6 @@ Status Runtime::get_limit(Limit limit, size_t* value) {
     case Limit::DevRuntimePendingLaunchCount: *value = 2048; break;
     case Limit::MaxL2FetchGranularity: *value = 64; break;
     case Limit::PersistingL2CacheSize: *value = 0; break;
-    default: return finish(Status::NotSupported);
   }
   return Status::Success;
 }
@@ -529,7 +596,7 @@ Status Runtime::stream_destroy(void* stream) {
 }
 
 Status Runtime::stream_synchronize(void* stream) {
-  SOFTGPU_API_BEGIN(true);
+  SOFTGPU_API_BEGIN_SYNC(true);
   if (auto c = graphs_->capture_forbid(stream)) return finish(*c);  // graph.cpp
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   pools_->mempool_synchronized();  // mempool.cpp
@@ -538,7 +605,7 @@ Status Runtime::stream_synchronize(void* stream) {
 }
 
 Status Runtime::stream_query(void* stream) {
-  SOFTGPU_API_BEGIN(true);
+  SOFTGPU_API_BEGIN_SYNC(true);  // the kernels before it have finished: a fault shows
   return finish(check_stream(stream));  // Success: nothing is ever pending
 }
 
@@ -558,6 +625,9 @@ Status Runtime::launch_host_func(void* stream, HostCallback fn, void* user) {
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (!fn) return finish(Status::InvalidValue);
   if (auto c = graphs_->capture_host(stream, fn, user)) return finish(*c);  // graph.cpp
+  // Behind a faulted kernel: "the function will not be called in the event of
+  // an error in the CUDA context" (cudaLaunchHostFunc).
+  if (fault_pending()) return Status::Success;
   fn(user);  // earlier work on the stream is complete, so it may run now
   return Status::Success;
 }
@@ -587,7 +657,7 @@ Status Runtime::event_record(void* event, void* stream) {
 }
 
 Status Runtime::event_synchronize(void* event) {
-  SOFTGPU_API_BEGIN(true);
+  SOFTGPU_API_BEGIN_SYNC(true);
   if (!streams_->has_event(event)) return finish(Status::InvalidResourceHandle);
   pools_->mempool_synchronized();  // mempool.cpp
   if (timing_)
@@ -597,7 +667,7 @@ Status Runtime::event_synchronize(void* event) {
 }
 
 Status Runtime::event_query(void* event) {
-  SOFTGPU_API_BEGIN(true);
+  SOFTGPU_API_BEGIN_SYNC(true);
   return finish(streams_->has_event(event) ? Status::Success : Status::InvalidResourceHandle);
 }
 

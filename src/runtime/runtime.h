@@ -16,8 +16,14 @@
 //
 // Errors: each API call returns a Status; a failing call also sets the
 // calling thread's last error (read by last_error). A kernel fault is
-// printed to stderr and becomes sticky: every later call that touches the
-// device returns it until reset().
+// printed to stderr and latched as pending, as on a GPU where the launch is
+// asynchronous: the launch and calls that do not wait for the device
+// (cudaGetLastError included) still succeed, and work issued after it never
+// runs. The next synchronizing call (device, stream or event synchronize, a
+// blocking copy, cudaFree, a stream or event query) reports it, and from
+// then on it is sticky: every later call that touches the device returns it
+// until reset(). Launch-time errors (configuration, missing code) are
+// returned by the launch itself.
 #pragma once
 #include <chrono>
 #include <cstddef>
@@ -151,6 +157,16 @@ class Runtime {
   // The process-wide runtime behind libcudart, created on first use from env.
   static Runtime& process();
 
+  // ---- the driver API (libcuda.so.1, src/cudadrv/driver.h)
+  // The runtime API initializes the driver API: a call that uses the device
+  // (cudaMalloc, cudaFree(0), cudaSetDevice...), made by the program and not
+  // by a driver API call (suspended meanwhile), initializes the primary
+  // context for every thread and makes it current on the calling thread.
+  static void suspend_context_use(bool suspended);
+  // Whether any thread's runtime calls initialized the primary context;
+  // *bind: whether this thread's did since the last query (it is cleared).
+  static bool take_context_use(bool* bind);
+
   // ---- errors
   Status last_error(bool reset);
   // For entry points implemented outside this class (src/runtime/texture.cpp):
@@ -222,10 +238,12 @@ class Runtime {
   // ---- symbols (keyed by the host shadow address)
   Status symbol_address(void** out, const void* symbol);
   Status symbol_size(size_t* out, const void* symbol);
+  // async: cudaMemcpy{To,From}SymbolAsync (else a blocking copy, which
+  // reports a pending kernel fault).
   Status memcpy_to_symbol(const void* symbol, const void* src, size_t n, size_t offset, CopyKind kind,
-                          void* stream = nullptr);
+                          void* stream = nullptr, bool async = false);
   Status memcpy_from_symbol(void* dst, const void* symbol, size_t n, size_t offset, CopyKind kind,
-                            void* stream = nullptr);
+                            void* stream = nullptr, bool async = false);
 
   // ---- kernels
   void push_call_config(const CallConfig& c);
@@ -291,7 +309,8 @@ class Runtime {
   Status stream_get_attribute(void* stream, int id, void* value, bool* was_set);
   Status stream_id(void* stream, unsigned long long* id);  // cudaStreamGetId
   // cudaThreadExchangeStreamCaptureMode: this thread's mode for *mode. The
-  // mode is kept and returned; softgpu restricts no call by it.
+  // mode decides whether synchronize() is refused during a capture
+  // (GraphManager::capture_unsafe_call).
   Status exchange_capture_mode(int* mode);
   Status event_create(void** out, unsigned flags);
   Status event_destroy(void* event);
@@ -308,6 +327,12 @@ class Runtime {
 
   // Common prologue: lock, check init and sticky errors; epilogue records errors.
   Status begin(bool sticky_applies = true);
+  // A synchronizing call (mu_ held, before begin): a pending kernel fault
+  // becomes the sticky error.
+  void synchronizing();
+  // A kernel faulted and no synchronizing call has reported it yet: work
+  // issued now is queued behind the fault and never runs.
+  bool fault_pending() const { return pending_ != Status::Success; }
   Status finish(Status s);
   // Lookups in the ModuleRegistry (module_registry.h), for the facade's files.
   Status use_kernel_module(Kernel& k);
@@ -360,6 +385,7 @@ class Runtime {
   std::map<std::pair<const void*, size_t>, uint64_t> graph_node_ids_;  // (exec, node) -> timeline id
   void graph_node_timing(const void* exec, size_t node, const std::vector<uint32_t>* deps, void* stream);
   Status sticky_ = Status::Success;
+  Status pending_ = Status::Success;  // a kernel fault not yet reported (synchronizing())
   unsigned device_flags_ = 0;
   std::map<Limit, size_t> limits_;
   bool printf_launched_ = false;  // a kernel that calls printf ran: the printf FIFO size is fixed

@@ -5,8 +5,12 @@
 // handles, sizes, offsets, kinds, flags and launch shapes are not.
 // Oracle: each call returns a code from its documented set (CUDA runtime
 // API reference), and the exact one where the arguments decide it; a
-// kernel fault is reported by the next call and then by every call until
-// reset; device memory always holds what a host-side model of it says.
+// kernel fault is latched, as on a GPU where the launch is asynchronous:
+// calls that do not wait for the device still return their own codes (the
+// work they queue never runs), the next synchronizing call (device, stream
+// or event synchronize, a stream or event query, a blocking copy other than
+// device to device, cudaFree) reports it, and from then on every call does
+// until reset; device memory always holds what a host-side model of it says.
 #include <map>
 #include <optional>
 #include <set>
@@ -90,31 +94,35 @@ class Session {
   static constexpr size_t kHost = 1 << 16;
 
   // got must be `exact` when the arguments decide it (else any of
-  // `documented`); while a fault is pending or sticky, that code instead.
+  // `documented`); once a fault is sticky, that code instead. A call that
+  // does not synchronize returns its own code while a fault is pending.
   void expect(const char* call, Status got, std::initializer_list<Status> documented,
               std::optional<Status> exact = std::nullopt) {
     if (trace_) std::fprintf(stderr, "  %s -> %d\n", call, int(got));
-    if (fault_maybe_) {
-      // A stray access that may have stayed inside mapped device memory (the
-      // arena maps whole 2 MiB chunks, as a GPU does): a fault or nothing.
-      fault_maybe_ = false;
-      if (async_error(got)) {
-        sticky_ = got;
-        return;
-      }
-    }
-    if (fault_pending_) {
-      // The fault surfaces here: at the first call after the faulting launch.
-      if (!async_error(got)) violation(call, int(got));
-      sticky_ = got;
-      fault_pending_ = false;
-      return;
-    }
     if (sticky_) {
       if (got != *sticky_) violation(call, int(got));
       return;
     }
     if (exact ? got != *exact : !one_of(got, documented)) violation(call, int(got));
+  }
+
+  // The same for a synchronizing call: a pending fault surfaces here, whatever
+  // the arguments, and becomes sticky. A stray access that may have stayed
+  // inside mapped device memory (the arena maps whole 2 MiB chunks, as a GPU
+  // does) surfaces as a fault or not at all.
+  void expect_sync(const char* call, Status got, std::initializer_list<Status> documented,
+                   std::optional<Status> exact = std::nullopt) {
+    if (fault_pending_ || fault_maybe_) {
+      const bool certain = fault_pending_;
+      fault_pending_ = fault_maybe_ = false;
+      if (async_error(got)) {
+        if (trace_) std::fprintf(stderr, "  %s -> %d (the kernel fault)\n", call, int(got));
+        sticky_ = got;
+        return;
+      }
+      if (certain) violation(call, int(got));
+    }
+    expect(call, got, documented, exact);
   }
 
   // A device pointer: into a live allocation (maybe past its end), a freed
@@ -183,17 +191,17 @@ class Session {
             live_[p] = Alloc{std::vector<uint8_t>(size), std::vector<bool>(size, false)};
             std::erase(freed_, p);
           } else if (p) {
-            expect("free", rt_.free(p), {}, Status::Success);
+            expect_sync("free", rt_.free(p), {}, Status::Success);
           }
         }
         break;
       }
-      case 1: {  // cudaFree: Success, InvalidValue
+      case 1: {  // cudaFree: Success, InvalidValue (it waits for the device)
         size_t size, off;
         void* p = device_ptr(&size, &off);
         bool base = p && live_.count(p);
         Status s = rt_.free(p);
-        expect("free", s, {}, !p || base ? Status::Success : Status::InvalidValue);
+        expect_sync("free", s, {}, !p || base ? Status::Success : Status::InvalidValue);
         if (base && s == Status::Success) {
           live_.erase(p);
           freed_.push_back(p);
@@ -204,7 +212,7 @@ class Session {
         copy(op);
         break;
       }
-      case 5: {  // cudaMemset: Success, InvalidValue
+      case 5: {  // cudaMemset: Success, InvalidValue (asynchronous to the host)
         size_t size, off;
         void* p = device_ptr(&size, &off);
         size_t n = in_.u16() % 4096;
@@ -240,9 +248,9 @@ class Session {
         void* h = stream();
         bool ok = stream_ok(h);
         auto want = ok ? std::optional(Status::Success) : std::nullopt;
-        expect("stream_synchronize", rt_.stream_synchronize(h), {Status::InvalidValue, Status::InvalidResourceHandle},
-               want);
-        expect("stream_query", rt_.stream_query(h), {Status::InvalidValue, Status::InvalidResourceHandle}, want);
+        expect_sync("stream_synchronize", rt_.stream_synchronize(h),
+                    {Status::InvalidValue, Status::InvalidResourceHandle}, want);
+        expect_sync("stream_query", rt_.stream_query(h), {Status::InvalidValue, Status::InvalidResourceHandle}, want);
         break;
       }
       case 9: {  // cudaEventCreateWithFlags: Success, InvalidValue, LaunchFailure, MemoryAllocation
@@ -261,8 +269,8 @@ class Session {
         auto want = [&](bool good) { return good ? std::optional(Status::Success) : std::nullopt; };
         std::initializer_list<Status> bad = {Status::InvalidValue, Status::InvalidResourceHandle};
         expect("event_record", rt_.event_record(e, st), bad, want(ok && stream_ok(st)));
-        expect("event_query", rt_.event_query(e), bad, want(ok));
-        expect("event_synchronize", rt_.event_synchronize(e), bad, want(ok));
+        expect_sync("event_query", rt_.event_query(e), bad, want(ok));
+        expect_sync("event_synchronize", rt_.event_synchronize(e), bad, want(ok));
         break;
       }
       case 11: {  // cudaEventElapsedTime: Success, NotReady, InvalidValue, InvalidResourceHandle, Unknown
@@ -288,7 +296,7 @@ class Session {
         launch();
         break;
       case 14:  // cudaDeviceSynchronize: Success (or a pending/sticky fault)
-        expect("synchronize", rt_.synchronize(), {}, Status::Success);
+        expect_sync("synchronize", rt_.synchronize(), {}, Status::Success);
         break;
       default: {  // cudaDeviceReset: Success; frees everything, clears a sticky fault
         Status s = rt_.reset();
@@ -313,6 +321,8 @@ class Session {
     return stream_ok(stream) ? std::optional(if_valid) : std::nullopt;
   }
 
+  // A blocking cudaMemcpy waits for the device, except device to device ("no
+  // host-side synchronization is performed", API synchronization behavior).
   void copy(uint8_t op) {
     size_t n = in_.u16() % 8192;
     size_t hoff = in_.u16() % (kHost - 8192);
@@ -325,7 +335,7 @@ class Session {
       CopyKind kind = in_.u8() % 4 == 0 && a ? CopyKind::Default : CopyKind::HostToDevice;
       void* st = stream_or_null();
       Status s = rt_.memcpy(d, h, n, kind, st);
-      expect("memcpy H2D", s, {Status::InvalidResourceHandle},
+      expect_sync("memcpy H2D", s, {Status::InvalidResourceHandle},
              want(st, n == 0 || a ? Status::Success : Status::InvalidValue));
       if (s == Status::Success && a && !sticky_)
         for (size_t i = 0; i < n; ++i) a->model[doff + i] = h[i], a->known[doff + i] = true;
@@ -333,7 +343,7 @@ class Session {
       std::vector<uint8_t> got(n);
       void* st = stream_or_null();
       Status s = rt_.memcpy(got.data(), d, n, CopyKind::DeviceToHost, st);
-      expect("memcpy D2H", s, {Status::InvalidResourceHandle},
+      expect_sync("memcpy D2H", s, {Status::InvalidResourceHandle},
              want(st, n == 0 || a ? Status::Success : Status::InvalidValue));
       if (s == Status::Success && a && !sticky_)
         for (size_t i = 0; i < n; ++i)
@@ -346,7 +356,7 @@ class Session {
       uint8_t k = in_.u8();
       if (k % 4 == 0) {
         auto bad = static_cast<CopyKind>(5 + k % 200);
-        expect("memcpy bad kind", rt_.memcpy(d, d2, n, bad), {}, Status::InvalidMemcpyDirection);
+        expect_sync("memcpy bad kind", rt_.memcpy(d, d2, n, bad), {}, Status::InvalidMemcpyDirection);
         return;
       }
       void* st = stream_or_null();
@@ -362,7 +372,8 @@ class Session {
 
   // cudaLaunchKernel: Success, InvalidValue (bad shape, measured on an H200),
   // InvalidConfiguration, InvalidDeviceFunction, InvalidResourceHandle,
-  // LaunchOutOfResources; a bad pointer faults (reported by the next call).
+  // LaunchOutOfResources; a bad pointer faults (reported by the next
+  // synchronizing call). Launched behind a pending fault, a kernel never runs.
   void launch() {
     size_t size, off;
     void* p = device_ptr(&size, &off);
@@ -390,8 +401,8 @@ class Session {
     size_t aoff = 0;
     Alloc* a = p ? containing(p, size_t(count) * 4, &aoff) : nullptr;
     if (!a || pv % 4) {
-      // Misaligned, null or far below any allocation: the next call reports
-      // the fault. Past an allocation's end or into freed memory: a fault
+      // Misaligned, null or far below any allocation: the next synchronizing
+      // call reports the fault. Past an allocation's end or into freed memory: a fault
       // unless the chunk is still mapped, and then other allocations may
       // have been written.
       const bool certain = pv % 4 || pv < (uint64_t(1) << 32);

@@ -239,6 +239,7 @@ TEST_F(KernelTest, FaultIsStickyUntilReset) {
   void* args[] = {&bad};
   // As on hardware, the launch itself succeeds; the fault surfaces afterwards.
   EXPECT_EQ(rt.launch(&k_fault, {1, 1, 1}, {1, 1, 1}, args, 0, nullptr), Status::Success);
+  EXPECT_EQ(rt.last_error(false), Status::Success);  // not before a synchronizing call
   EXPECT_EQ(rt.synchronize(), Status::IllegalAddress);
   void* d = nullptr;
   EXPECT_EQ(rt.malloc(&d, 16), Status::IllegalAddress);

@@ -1,5 +1,6 @@
 // Runtime API without kernels: memory error codes, copies, last-error
 // semantics, streams, events and host-function ordering.
+#include <cstdint>
 #include <cstring>
 #include <numeric>
 #include <vector>
@@ -225,7 +226,13 @@ TEST_F(RuntimeTest, DeviceQueriesAndLimits) {
   EXPECT_EQ(rt.set_limit(Limit::StackSize, 8192), Status::Success);
   EXPECT_EQ(rt.get_limit(Limit::StackSize, &v), Status::Success);
   EXPECT_EQ(v, 8192u);
-  EXPECT_EQ(rt.set_limit(static_cast<Limit>(99), 1), Status::NotSupported);
+  // An unknown limit: cudaErrorUnsupportedLimit (215), by set and get.
+  EXPECT_EQ(rt.set_limit(static_cast<Limit>(99), 1), static_cast<Status>(215));
+  EXPECT_EQ(rt.get_limit(static_cast<Limit>(99), &v), static_cast<Status>(215));
+  // More stack than a thread's 512 KB of local memory is refused; the limit keeps its value.
+  EXPECT_EQ(rt.set_limit(Limit::StackSize, SIZE_MAX), Status::InvalidValue);
+  EXPECT_EQ(rt.get_limit(Limit::StackSize, &v), Status::Success);
+  EXPECT_EQ(v, 8192u);
 }
 
 TEST_F(RuntimeTest, UnknownSymbolsAndKernels) {
@@ -240,7 +247,7 @@ TEST_F(RuntimeTest, UnknownSymbolsAndKernels) {
 }
 
 TEST(RuntimeInit, UnknownGpuFailsEveryCallWithNoDevice) {
-  Runtime rt(Options{"no-such-gpu", 1, 1.0, 0, std::nullopt});
+  Runtime rt(test_options("no-such-gpu", 1, 1.0));
   void* d = nullptr;
   EXPECT_EQ(rt.malloc(&d, 16), Status::NoDevice);
   int n = 5;
