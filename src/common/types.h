@@ -53,6 +53,7 @@ enum class Status : int {
   InvalidDevice = 101,
   NoKernelImageForDevice = 209,
   InvalidPtx = 218,
+  UnsupportedPtxVersion = 222,
   InvalidSource = 300,
   FileNotFound = 301,
   InvalidResourceHandle = 400,

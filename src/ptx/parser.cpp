@@ -25,6 +25,21 @@ constexpr TypeName kTypes[] = {
     {".e5m2x2", Type::E5M2x2},
 };
 
+// The .target words of the PTX ISA 9.0 (".target" directive): architectures
+// and the platform and texturing options.
+constexpr std::string_view kTargets[] = {
+    "sm_10",   "sm_11",   "sm_12",   "sm_13",   "sm_20",   "sm_30",   "sm_32",   "sm_35",   "sm_37",
+    "sm_50",   "sm_52",   "sm_53",   "sm_60",   "sm_61",   "sm_62",   "sm_70",   "sm_72",   "sm_75",
+    "sm_80",   "sm_86",   "sm_87",   "sm_88",   "sm_89",   "sm_90",   "sm_90a",  "sm_100",  "sm_100a",
+    "sm_100f", "sm_101",  "sm_101a", "sm_101f", "sm_103",  "sm_103a", "sm_103f", "sm_110",  "sm_110a",
+    "sm_110f", "sm_120",  "sm_120a", "sm_120f", "sm_121",  "sm_121a", "sm_121f"};
+constexpr std::string_view kTargetOptions[] = {"texmode_unified", "texmode_independent", "debug", "map_f64_to_f32"};
+
+template <size_t N>
+bool listed(const std::string_view (&list)[N], std::string_view s) {
+  return std::find(std::begin(list), std::end(list), s) != std::end(list);
+}
+
 bool type_of(std::string_view s, Type& out) {
   for (const auto& t : kTypes)
     if (t.name == s) {
@@ -213,6 +228,7 @@ ParseResult Parser::run() {
   });
   ParseResult r;
   r.diagnostics = std::move(diags_);
+  r.unsupported_version = unsupported_version_;
   if (errors_ == 0) r.module = std::move(mod_);
   return r;
 }
@@ -273,9 +289,14 @@ void Parser::parse_version() {
               std::all_of(maj.begin(), maj.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
               std::all_of(min.begin(), min.end(), [](char c) { return c >= '0' && c <= '9'; });
     if (ok) {
-      next();
+      const SourceLoc at = next().loc;
       mod_.version_major = uint32_t(std::stoul(std::string(maj)));
       mod_.version_minor = uint32_t(std::stoul(std::string(min)));
+      if (std::pair(mod_.version_major, mod_.version_minor) > std::pair(kMaxPtxVersionMajor, kMaxPtxVersionMinor)) {
+        unsupported_version_ = true;
+        error(at, fmt::format("unsupported .version {}.{}: the newest PTX ISA version CUDA 13.0 supports is {}.{}",
+                              mod_.version_major, mod_.version_minor, kMaxPtxVersionMajor, kMaxPtxVersionMinor));
+      }
       return;
     }
   }
@@ -292,8 +313,20 @@ void Parser::parse_target() {
       unexpected("a target name");
       return sync_module();
     }
-    if (mod_.target.empty()) mod_.target = std::string(next().text);
-    else mod_.target_options.emplace_back(next().text);
+    const Token& t = next();
+    if (mod_.target.empty()) {
+      mod_.target = std::string(t.text);
+      if (!listed(kTargets, t.text))
+        error(t.loc, fmt::format("unknown target '{}': PTX ISA 9.0 has no such architecture (.target sm_XX as the "
+                                 "ISA lists them, e.g. sm_80, sm_90a)",
+                                 quote(t.text)));
+    } else {
+      mod_.target_options.emplace_back(t.text);
+      if (!listed(kTargetOptions, t.text))
+        error(t.loc, fmt::format("unknown .target option '{}' (texmode_unified, texmode_independent, debug or "
+                                 "map_f64_to_f32)",
+                                 quote(t.text)));
+    }
   } while (accept_punct(','));
 }
 
@@ -485,6 +518,7 @@ bool Parser::parse_func_directive(Function& f) {
   if (std::find(std::begin(kWithValues), std::end(kWithValues), d) != std::end(kWithValues)) {
     std::vector<uint64_t> v;
     if (!parse_uint_list(v)) return false;
+    if (d == ".maxntid" || d == ".reqntid") check_ntid(t, v);
     f.directives.emplace_back(std::string(d.substr(1)), std::move(v));
     return true;
   }
@@ -511,6 +545,7 @@ void Parser::parse_function(Linkage linkage) {
   while (peek().kind == Tok::Directive) {
     if (!parse_func_directive(f)) return sync_module();
   }
+  if (f.is_entry) check_kernel_params(f);
   if (accept_punct(';')) {
     mod_.functions.push_back(std::move(f));
     return;
@@ -526,6 +561,7 @@ void Parser::parse_function(Linkage linkage) {
   if (parse_block(*f.body, 1)) {
     scope_labels(f);
     check_function(f);
+    check_registers(f);
   }
   mod_.functions.push_back(std::move(f));
 }

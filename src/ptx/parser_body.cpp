@@ -1,10 +1,28 @@
 // Function bodies: scopes, labels, declarations, instructions, operands.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "isa/opcode.h"
 #include "ptx/parser_impl.h"
 
 namespace softgpu::ptx::detail {
+namespace {
+
+// Mnemonics of the PTX ISA 9.0 instruction set that are not in softgpu's
+// opcode table (isa/opcodes.def): valid PTX it does not implement. Any
+// other mnemonic it does not know is not PTX.
+constexpr std::string_view kPtxOnly[] = {
+    "multimem", "tensormap", "getctarank", "clusterlaunchcontrol", "tcgen05", "movmatrix", "txq", "istypep",
+    "sured", "suq", "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vmad", "vset", "vadd2",
+    "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2", "vadd4", "vsub4", "vavrg4", "vabsdiff4",
+    "vmin4", "vmax4", "vset4"};
+
+bool ptx_mnemonic(std::string_view m) {
+  return std::find(std::begin(kPtxOnly), std::end(kPtxOnly), m) != std::end(kPtxOnly);
+}
+
+}  // namespace
 
 // At '{'. Parses statements up to the matching '}'.
 bool Parser::parse_block(Block& b, int depth) {
@@ -124,16 +142,10 @@ bool Parser::parse_instruction(Instruction& in) {
   size_t dot = full.find('.');
   std::string_view mnem = full.substr(0, dot);
   auto code = isa::find_opcode(mnem);
-  // An opcode softgpu does not know (multimem, tcgen05 ...) is
+  // A PTX opcode softgpu does not implement (multimem, tcgen05 ...) is
   // parsed as an instruction of unknown meaning: its operands must still be
   // well formed, and only the kernels that reach it fail (at launch).
-  auto plain_word = [](std::string_view w) {
-    if (w.empty() || w[0] < 'a' || w[0] > 'z') return false;
-    for (char c : w)
-      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
-    return true;
-  };
-  if (!code && !plain_word(mnem)) {
+  if (!code && !ptx_mnemonic(mnem)) {
     error_at(op, fmt::format("unknown instruction '{}'", quote(mnem)));
     return false;
   }

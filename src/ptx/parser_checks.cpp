@@ -221,4 +221,43 @@ void Parser::check_setmaxnreg(const Instruction& in) {
     error(n.loc, fmt::format("setmaxnreg: register count {} is not a multiple of 8 in the range 24..256", n.ival));
 }
 
+// ".maxntid nx, ny, nz" / ".reqntid ...": a CTA has at most 1024 threads,
+// 1024 in x and y and 64 in z (every sm_XX PTX targets), and none of its
+// dimensions is empty.
+void Parser::check_ntid(const Token& dir, const std::vector<uint64_t>& dims) {
+  static constexpr uint64_t kDimMax[] = {kMaxThreadsPerCta, kMaxThreadsPerCta, 64};
+  static constexpr char kAxis[] = {'x', 'y', 'z'};
+  std::string written;
+  uint64_t product = 1;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    written += fmt::format("{}{}", i ? ", " : " ", dims[i]);
+    product = dims[i] > kMaxThreadsPerCta ? kMaxThreadsPerCta + 1 : std::min(product * dims[i], kMaxThreadsPerCta + 1);
+  }
+  const std::string what = fmt::format("'{}{}'", dir.text, written);
+  for (uint64_t d : dims)
+    if (d == 0) return error(dir.loc, fmt::format("{}: a CTA dimension is at least 1", what));
+  if (product > kMaxThreadsPerCta)
+    return error(dir.loc, fmt::format("{}: more than the {} threads a CTA can have", what, kMaxThreadsPerCta));
+  for (size_t i = 0; i < dims.size(); ++i)
+    if (dims[i] > kDimMax[i])
+      return error(dir.loc, fmt::format("{}: a CTA has at most {} threads in {}", what, kDimMax[i], kAxis[i]));
+}
+
+// A kernel's parameters, laid out as the decoder does (each at its
+// alignment), fit in kMaxKernelParamBytes. Reported at the first parameter
+// that ends past it.
+void Parser::check_kernel_params(const Function& f) {
+  uint64_t end = 0;
+  const VarDecl* first_over = nullptr;
+  for (const auto& p : f.params) {
+    uint64_t a = p.align ? p.align : std::max<uint64_t>(type_bytes(p.type), 1);
+    end = std::min(align_to(end, a) + var_bytes(p), uint64_t(1) << 62);
+    if (end > kMaxKernelParamBytes && !first_over) first_over = &p;
+  }
+  if (first_over)
+    error(first_over->loc, fmt::format("entry function '{}' has {} bytes of parameters ({} of them), more than the "
+                                       "{} a kernel can take",
+                                       quote(f.name), end, f.params.size(), kMaxKernelParamBytes));
+}
+
 }  // namespace softgpu::ptx::detail

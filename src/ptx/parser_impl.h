@@ -89,12 +89,17 @@ class Parser {
   void scope_labels(Function& f);          // labels of nested blocks renamed apart (parser_checks.cpp)
   void check_vector_modifiers(const Token& op, const Instruction& in);
   void check_setmaxnreg(const Instruction& in);  // the register count: 24..256, a multiple of 8
+  void check_ntid(const Token& dir, const std::vector<uint64_t>& dims);  // .maxntid/.reqntid within a CTA
+  void check_kernel_params(const Function& f);   // at most kMaxKernelParamBytes
+  // ---- declarations and operand types (parser_regs.cpp)
+  void check_registers(const Function& f);  // names declared once per scope; operand types of arithmetic
 
   std::string_view text_;
   std::vector<Token> toks_;
   size_t pos_ = 0;
   size_t max_errors_;
   bool check_local_limit_ = false;
+  bool unsupported_version_ = false;  // .version newer than kMaxPtxVersionMajor.Minor
   size_t errors_ = 0;
   bool stopped_ = false;
   Module mod_;

@@ -103,7 +103,8 @@ Status PtxLinker::add(int type, std::span<const std::byte> data, const std::stri
 Status PtxLinker::add_ptx(std::string text, const std::string& name) {
   auto r = ptx::parse(text, name);
   if (!r.module || ptx::has_errors(r.diagnostics))
-    return fail(Status::InvalidPtx, "error   : cannot parse PTX:\n" + ptx::render(r.diagnostics, text));
+    return fail(r.unsupported_version ? Status::UnsupportedPtxVersion : Status::InvalidPtx,
+                "error   : cannot parse PTX:\n" + ptx::render(r.diagnostics, text));
   modules_.push_back({name, std::move(text)});
   parsed_.push_back(std::move(*r.module));
   info_ += fmt::format("info    : added PTX '{}'\n", name);

@@ -211,9 +211,10 @@ Status ModuleRegistry::load_module(Module& m) {
         std::ofstream(fmt::format("{}/{}", d, names[i])) << texts[i];
       }
       auto r = ptx::parse(texts[i], names[i]);
+      // As the driver's JIT: a .version newer than it reads is its own error.
       if (!r.module || ptx::has_errors(r.diagnostics))
-        return fail(Status::InvalidPtx, "cannot parse the program's PTX:\n" +
-                                            ptx::render(r.diagnostics, texts[i]));
+        return fail(r.unsupported_version ? Status::UnsupportedPtxVersion : Status::InvalidPtx,
+                    "cannot parse the program's PTX:\n" + ptx::render(r.diagnostics, texts[i]));
       modules.push_back(std::move(*r.module));
     }
     auto lr = exec::load_program(std::move(modules), *memory_);

@@ -694,6 +694,7 @@ const char* status_name(Status s) {
     case Status::InvalidDevice: return "invalid device ordinal";
     case Status::NoKernelImageForDevice: return "no kernel image is available for execution on the device";
     case Status::InvalidPtx: return "a PTX JIT compilation failed";
+    case Status::UnsupportedPtxVersion: return "the provided PTX was compiled with an unsupported toolchain.";
     case Status::InvalidResourceHandle: return "invalid resource handle";
     case Status::IllegalState: return "the operation cannot be performed in the present state";
     case Status::StreamCaptureUnsupported: return "operation not permitted when stream is capturing";

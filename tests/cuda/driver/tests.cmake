@@ -14,6 +14,9 @@
 #   driver_nvrtc: NVRTC-compiled source loaded and launched (as CuPy does).
 #   driver_link: cuLink* (link_a.cu's PTX with link_b.cu as PTX, fatbinary,
 #     -rdc object and archive; undefined and doubly defined symbols).
+#   driver_ptx_errors: PTX a JIT rejects (unknown target, too new a
+#     version, ISA rule violations) through cuModuleLoadData and
+#     cudaLibraryLoadData, with the documented codes.
 #   driver_mixed PART: runtime and driver API together (primary context,
 #     shared memory, cudaGetDriverEntryPoint, attributes, cluster occupancy).
 #   driver_abi_exports: every entry point of the toolkit's link stub is
@@ -62,6 +65,7 @@ if(TARGET cuda_driver)
     VERBATIM)
   list(APPEND _programs ${_lk}/liblink_b.a)
   softgpu_cuda_program(driver_mixed SOURCES driver/driver_mixed.cu ARCH -arch=sm_90 FLAGS -lcuda)
+  softgpu_cuda_program(driver_ptx_errors SOURCES driver/ptx_errors.cu FLAGS -lcuda)
 
   foreach(part ptx context cluster memory extras)
     cuda_test(driver_api_${part} driver_api ARGS ${part} STDOUT_REGEX "PASS driver_api ${part}")
@@ -71,6 +75,7 @@ if(TARGET cuda_driver)
   cuda_test(driver_errors driver_errors STDOUT_REGEX "PASS driver_errors"
             STDERR_REGEX "softgpu cuda: cuTensorMapEncodeIm2colWide is not implemented yet\n")
   cuda_test(driver_streams driver_streams STDOUT_REGEX "PASS driver_streams")
+  cuda_test(driver_ptx_errors driver_ptx_errors STDOUT_REGEX "PASS driver_ptx_errors")
   cuda_test(driver_link driver_link ARGS ${_lk} STDOUT_REGEX "PASS driver_link")
   # NVRTC's PTX through the driver API (NVIDIA's libnvrtc, found by rpath).
   set(_cuda_lib ${SOFTGPU_CUDA_INCLUDE_DIR}/../lib64)

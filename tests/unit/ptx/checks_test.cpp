@@ -84,6 +84,33 @@ TEST(Checks, NoThreeElementVectors) {
   expect_diags("vector3.ptx", {{7, 19, kV3}, {14, 7, kV3}, {16, 11, kV3}, {18, 11, kV3}});
 }
 
+// Every rule of validation.ptx broken once or twice: each error reported,
+// the unknown mnemonic on line 8 with the others.
+TEST(Checks, IsaRulesAllReported) {
+  const char* kB16 = "is a .b16 register; the instruction takes .f32 or .b32";
+  expect_diags("validation.ptx",
+               {{8, 2, "unknown instruction 'frobnicate'"},
+                {12, 12, "duplicate declaration of '%r2' (first declared by '%r<4>' at 9:12)"},
+                {13, 12, "'%f<2>' declares '%f0' again (first declared by '%f<3>' at 11:12)"},
+                {18, 15, std::string("operand '%h1' of 'add.f32' ") + kB16},
+                {18, 20, std::string("operand '%h2' of 'add.f32' ") + kB16},
+                {20, 20, "operand '%f1' of 'add.u32' is a .f32 register; the instruction takes .u32, .s32 or .b32"},
+                {24, 56, "entry function 'big' has 32768 bytes of parameters (2 of them), more than the 32764 a "
+                         "kernel can take"},
+                {25, 1, "'.reqntid 2048': more than the 1024 threads a CTA can have"},
+                {30, 24, "'.maxntid 32, 32, 2': more than the 1024 threads a CTA can have"},
+                {31, 24, "'.reqntid 1, 1, 128': a CTA has at most 64 threads in z"}});
+}
+
+TEST(Checks, TargetAndVersion) {
+  expect_diags("target_version.ptx",
+               {{3, 10, "unsupported .version 99.9: the newest PTX ISA version CUDA 13.0 supports is 9.0"},
+                {4, 9, "unknown target 'sm_99': PTX ISA 9.0 has no such architecture (.target sm_XX as the ISA "
+                       "lists them, e.g. sm_80, sm_90a)"},
+                {4, 16, "unknown .target option 'texmode_bogus' (texmode_unified, texmode_independent, debug or "
+                        "map_f64_to_f32)"}});
+}
+
 TEST(Checks, LabelsAreScopedToTheirFunction) {
   std::string t = ".version 9.0\n.target sm_80\n.address_size 64\n"
                   ".visible .entry a()\n{\nL1:\n\tbra.uni L1;\n}\n"

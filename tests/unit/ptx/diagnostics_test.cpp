@@ -32,12 +32,13 @@ void expect_diags(const std::string& text, const std::vector<Expect>& want) {
   }
 }
 
-// A word that cannot be an opcode is malformed PTX. A plain lower-case word
-// softgpu does not know (multimem, tcgen05, ...) is an instruction it does
-// not implement: the module parses (tests/unit/ptx/unimplemented_test.cpp).
+// A word that is no PTX mnemonic is malformed PTX. A PTX instruction
+// softgpu does not know (multimem, tcgen05, ...) is one it does not
+// implement: the module parses (tests/unit/ptx/unimplemented_test.cpp).
 TEST(Diagnostics, UnknownInstruction) {
   expect_diags(kernel("\tFoo.b32 %r1, %r2;\n\tret;\n"), {{6, 2, "unknown instruction 'Foo'"}});
-  expect_diags(kernel("\tsetmax-nreg.u32 1;\n"), {{6, 9, "expected an operand, found 'nreg.u32'"}});
+  expect_diags(kernel("\tsetmax-nreg.u32 1;\n"), {{6, 2, "unknown instruction 'setmax'"}});
+  expect_diags(kernel("\tfrobnicate.u32 %r1, %r2, %r3;\n\tret;\n"), {{6, 2, "unknown instruction 'frobnicate'"}});
 }
 
 // setmaxnreg's register count: an immediate in 24..256, a multiple of 8 (ISA).
