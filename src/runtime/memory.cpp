@@ -16,6 +16,7 @@ Status Runtime::check_device_range(const void* p, size_t n) { return mem_->check
 
 Status Runtime::malloc(void** out, size_t size) {
   SOFTGPU_API_BEGIN(true);
+  if (auto c = capture_unsafe()) return finish(*c);  // not observed by a capture
   return finish(mem_->malloc(out, size));
 }
 
@@ -30,7 +31,7 @@ Status Runtime::host_alloc(void** out, size_t size, unsigned flags) {
 }
 
 Status Runtime::free(void* p) {
-  SOFTGPU_API_BEGIN_SYNC(true);  // cudaFree waits for the device
+  SOFTGPU_API_BEGIN_UNSAFE(true);  // cudaFree waits for the device
   if (!p) return Status::Success;  // cudaFree(NULL) is a no-op
   if (auto r = pools_->free_stream_ordered(p)) return finish(*r);  // mempool.cpp: pool and graph allocations
   return finish(mem_->free_device(p));
@@ -64,7 +65,7 @@ Status Runtime::host_get_device_pointer(void** out, void* host, unsigned flags) 
 Status Runtime::memcpy(void* dst, const void* src, size_t n, CopyKind kind, void* stream, bool async) {
   // A blocking copy waits for the device, except device to device (no
   // host-side synchronization, cudaMemcpy's documentation).
-  SOFTGPU_API_BEGIN_SYNC(!async && kind != CopyKind::DeviceToDevice);
+  SOFTGPU_API_BEGIN_UNSAFE(!async && kind != CopyKind::DeviceToDevice);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (auto c = graphs_->capture_memcpy(dst, src, n, kind, stream)) return finish(*c);  // graph.cpp
   // Queued behind a faulted kernel: checked, never run.
@@ -127,7 +128,7 @@ timing::CopyPath Runtime::copy_path(const void* dst, const void* src, CopyKind k
 
 Status Runtime::memcpy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                           CopyKind kind, void* stream, bool async) {
-  SOFTGPU_API_BEGIN_SYNC(!async && kind != CopyKind::DeviceToDevice);
+  SOFTGPU_API_BEGIN_UNSAFE(!async && kind != CopyKind::DeviceToDevice);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (auto c = graphs_->capture_forbid(stream)) return finish(*c);  // graph.cpp: not capturable yet
   if (fault_pending()) return finish(mem_->copy_2d(dst, dpitch, src, spitch, width, height, kind, false));
@@ -195,7 +196,7 @@ Status Runtime::symbol_size(size_t* out, const void* symbol) {
 
 Status Runtime::memcpy_to_symbol(const void* symbol, const void* src, size_t n, size_t offset, CopyKind kind,
                                  void* stream, bool async) {
-  SOFTGPU_API_BEGIN_SYNC(!async && kind != CopyKind::DeviceToDevice);
+  SOFTGPU_API_BEGIN_UNSAFE(!async && kind != CopyKind::DeviceToDevice);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (kind != CopyKind::HostToDevice && kind != CopyKind::DeviceToDevice && kind != CopyKind::Default)
     return finish(Status::InvalidMemcpyDirection);
@@ -213,7 +214,7 @@ Status Runtime::memcpy_to_symbol(const void* symbol, const void* src, size_t n, 
 
 Status Runtime::memcpy_from_symbol(void* dst, const void* symbol, size_t n, size_t offset, CopyKind kind,
                                    void* stream, bool async) {
-  SOFTGPU_API_BEGIN_SYNC(!async && kind != CopyKind::DeviceToDevice);
+  SOFTGPU_API_BEGIN_UNSAFE(!async && kind != CopyKind::DeviceToDevice);
   if (Status s = check_stream(stream); s != Status::Success) return finish(s);
   if (kind != CopyKind::DeviceToHost && kind != CopyKind::DeviceToDevice && kind != CopyKind::Default)
     return finish(Status::InvalidMemcpyDirection);

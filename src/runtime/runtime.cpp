@@ -326,6 +326,12 @@ Status Runtime::begin(bool sticky_applies) {
   return Status::Success;
 }
 
+std::optional<Status> Runtime::capture_unsafe() {
+  const int mode = this_thread().capture_mode;
+  drop_if_empty();
+  return graphs_->capture_unsafe_call(mode);
+}
+
 void Runtime::synchronizing() {
   if (pending_ == Status::Success) return;
   if (sticky_ == Status::Success) sticky_ = pending_;
@@ -396,9 +402,7 @@ Status Runtime::synchronize() {
   SOFTGPU_API_BEGIN(true);
   // Not while this thread's capture interaction mode forbids it (graph.cpp);
   // a pending fault then stays pending, as the device was not waited for.
-  const int mode = this_thread().capture_mode;
-  drop_if_empty();
-  if (auto c = graphs_->capture_unsafe_call(mode)) return finish(*c);
+  if (auto c = capture_unsafe()) return finish(*c);
   synchronizing();
   if (sticky_ != Status::Success) return finish(sticky_);
   pools_->mempool_synchronized();  // mempool.cpp: pools give back memory above their release threshold

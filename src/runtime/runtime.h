@@ -330,6 +330,11 @@ class Runtime {
   // A synchronizing call (mu_ held, before begin): a pending kernel fault
   // becomes the sticky error.
   void synchronizing();
+  // A potentially unsafe call during a stream capture (cudaMalloc, cudaFree,
+  // a blocking copy, cudaDeviceSynchronize), by this thread's interaction
+  // mode: the refusal (StreamCaptureUnsupported, invalidating the captures
+  // that forbid it; GraphManager::capture_unsafe_call), else nullopt.
+  std::optional<Status> capture_unsafe();
   // A kernel faulted and no synchronizing call has reported it yet: work
   // issued now is queued behind the fault and never runs.
   bool fault_pending() const { return pending_ != Status::Success; }

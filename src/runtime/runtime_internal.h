@@ -21,4 +21,17 @@ namespace softgpu::runtime {
   if (waits) synchronizing();                                     \
   if (Status s_ = begin(true); s_ != Status::Success) return finish(s_)
 
+// A call that waits for the device (when `waits` is true) and is no
+// stream's work, so potentially unsafe during a stream capture: refused by
+// the capture interaction rules first (Runtime::capture_unsafe), then as
+// SOFTGPU_API_BEGIN_SYNC.
+#define SOFTGPU_API_BEGIN_UNSAFE(waits)                                       \
+  std::lock_guard lock_(mu_);                                                 \
+  if (Status s_ = begin(true); s_ != Status::Success) return finish(s_);      \
+  if (waits) {                                                                \
+    if (auto c_ = capture_unsafe()) return finish(*c_);                       \
+    synchronizing();                                                          \
+    if (sticky_ != Status::Success) return finish(sticky_);                   \
+  }
+
 }  // namespace softgpu::runtime

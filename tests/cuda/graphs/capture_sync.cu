@@ -1,4 +1,5 @@
-// cudaDeviceSynchronize during stream capture, by the rules of
+// cudaDeviceSynchronize (and cudaMalloc, cudaFree, a blocking cudaMemcpy)
+// during stream capture, by the rules of
 // cudaThreadExchangeStreamCaptureMode: a potentially unsafe call is
 // prohibited (cudaErrorStreamCaptureUnsupported, 900) while the calling
 // thread has a capture not begun in relaxed mode, or, when the thread's own
@@ -80,6 +81,34 @@ int other_thread(cudaStreamCaptureMode capture_mode, cudaStreamCaptureMode other
   return 0;
 }
 
+// The other potentially unsafe calls (which=0 cudaMalloc, 1 cudaFree,
+// 2 a blocking cudaMemcpy) during this thread's global-mode capture, with the
+// thread's own mode `thread_mode`: refused with 900 and the capture
+// invalidated, or, in relaxed mode, done with the capture intact.
+int unsafe_call(int which, cudaStreamCaptureMode thread_mode, cudaError_t want) {
+  cudaStream_t s;
+  CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  int* spare = nullptr;
+  if (which == 1) CHECK(cudaMalloc(&spare, 64));
+  int h[32] = {};
+  cudaStreamCaptureMode m = thread_mode;
+  CHECK(cudaThreadExchangeStreamCaptureMode(&m));
+  CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  add<<<1, 32, 0, s>>>(g_buf, 4);
+  void* p = nullptr;
+  cudaError_t got = which == 0 ? cudaMalloc(&p, 64)
+                  : which == 1 ? cudaFree(spare)
+                               : cudaMemcpy(h, g_buf, sizeof h, cudaMemcpyDeviceToHost);
+  EXPECT_ERR(got, want);
+  if (want != cudaSuccess) EXPECT_ERR(cudaGetLastError(), want);
+  if (end_capture(s, want == cudaSuccess, 4)) return 1;
+  CHECK(cudaThreadExchangeStreamCaptureMode(&m));
+  if (which == 0 && p) CHECK(cudaFree(p));
+  if (which == 1 && want != cudaSuccess) CHECK(cudaFree(spare));  // it was not freed
+  CHECK(cudaStreamDestroy(s));
+  return 0;
+}
+
 }  // namespace
 
 int main() {
@@ -94,6 +123,8 @@ int main() {
   if (other_thread(G, G, U) || other_thread(G, T, cudaSuccess) || other_thread(G, R, cudaSuccess) ||
       other_thread(T, G, cudaSuccess) || other_thread(R, G, cudaSuccess))
     return 1;
+  for (int which = 0; which < 3; ++which)
+    if (unsafe_call(which, G, U) || unsafe_call(which, T, U) || unsafe_call(which, R, cudaSuccess)) return 1;
   CHECK(cudaDeviceSynchronize());  // no capture left: permitted
   std::printf("PASS capture_sync\n");
   return 0;
