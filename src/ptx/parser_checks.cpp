@@ -11,7 +11,6 @@
 #include "ptx/parser_impl.h"
 
 namespace softgpu::ptx::detail {
-namespace {
 
 uint64_t type_bytes(Type t) {
   switch (t) {
@@ -26,6 +25,8 @@ uint64_t type_bytes(Type t) {
   }
   return 0;
 }
+
+namespace {
 
 // Bytes a variable occupies, saturating instead of wrapping; "[]" counts 0
 // (an extern .shared array is sized at launch).

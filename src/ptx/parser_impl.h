@@ -116,5 +116,7 @@ class Parser {
 // Quotes user text for a message: printable ASCII kept, the rest as \xNN, long text cut.
 // Instruction names (mnemonic and modifiers) get a longer limit.
 std::string quote(std::string_view s, size_t max_chars = 40);
+// Bytes of one value of type t (.pred counts as 1; None as 0).
+uint64_t type_bytes(Type t);
 
 }  // namespace softgpu::ptx::detail

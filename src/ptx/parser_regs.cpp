@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "ptx/parser_impl.h"
+#include "ptx/printer.h"
 
 namespace softgpu::ptx::detail {
 namespace {
@@ -44,18 +45,6 @@ std::string where(const VarDecl& d) {
                      : fmt::format("{}:{}", d.loc.line, d.loc.col);
 }
 
-uint32_t bytes_of(Type t) {
-  switch (t) {
-    case Type::B8: case Type::U8: case Type::S8: case Type::E4M3: case Type::E5M2: return 1;
-    case Type::B16: case Type::U16: case Type::S16: case Type::F16: case Type::BF16: case Type::E4M3x2:
-    case Type::E5M2x2: return 2;
-    case Type::B32: case Type::U32: case Type::S32: case Type::F32: case Type::TF32: case Type::F16x2:
-    case Type::BF16x2: return 4;
-    case Type::B64: case Type::U64: case Type::S64: case Type::F64: return 8;
-    case Type::B128: return 16;
-    default: return 0;
-  }
-}
 bool is_bits(Type t) { return t == Type::B8 || t == Type::B16 || t == Type::B32 || t == Type::B64 || t == Type::B128; }
 bool is_int(Type t) {
   return t == Type::U8 || t == Type::U16 || t == Type::U32 || t == Type::U64 || t == Type::S8 || t == Type::S16 ||
@@ -66,21 +55,13 @@ bool is_int(Type t) {
 bool compatible(Type insn, Type reg) {
   if (insn == reg) return true;
   if (insn == Type::Pred || reg == Type::Pred) return false;
-  if (bytes_of(insn) != bytes_of(reg)) return false;
+  if (type_bytes(insn) != type_bytes(reg)) return false;
   return is_bits(insn) || is_bits(reg) || (is_int(insn) && is_int(reg));
-}
-
-const char* type_name(Type t) {
-  static constexpr const char* kNames[] = {"", ".pred", ".b8", ".b16", ".b32", ".b64", ".b128", ".u8", ".u16",
-                                           ".u32", ".u64", ".s8", ".s16", ".s32", ".s64", ".f16", ".f16x2",
-                                           ".bf16", ".bf16x2", ".tf32", ".f32", ".f64", ".e4m3", ".e5m2",
-                                           ".e4m3x2", ".e5m2x2"};
-  return size_t(t) < std::size(kNames) ? kNames[size_t(t)] : "?";
 }
 
 // What registers an instruction of type t takes, in words.
 std::string allowed(Type t) {
-  const uint32_t bits = bytes_of(t) * 8;
+  const uint64_t bits = type_bytes(t) * 8;
   if (t == Type::Pred) return ".pred";
   if (is_bits(t)) return fmt::format("a register of {} bits", bits);
   if (is_int(t)) return fmt::format(".u{0}, .s{0} or .b{0}", bits);
