@@ -136,6 +136,11 @@ class ExecutionListener {
   // faulting. Only called when checks_accesses() is true.
   virtual bool checks_accesses() const { return false; }
   virtual bool check_access(const AccessCheck&) { return false; }
+  // Asked after an instruction whose access the listener suppressed: true
+  // ends the launch after that instruction, with no fault (the launch
+  // succeeds), as compute-sanitizer's --destroy-on-device-error kernel
+  // ends a kernel at its first error.
+  virtual bool stop_launch() { return false; }
   // Device malloc/free. For InvalidFree, returning true means the listener
   // reported it and the launch goes on instead of faulting.
   virtual bool heap_event(const HeapEvent&) { return false; }

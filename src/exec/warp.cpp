@@ -193,6 +193,10 @@ bool Warp::step(uint64_t& n) {
     const bool r = execute(in, top, pc, active, mask);
     tracing_ = false;
     report_step(f, pc, in, active, mask);
+    if (stop_after_step_) {
+      L_.abort.store(true, std::memory_order_relaxed);  // the launch ends here, without a fault
+      return false;
+    }
     return r;
   }
   return execute(in, top, pc, active, mask);
@@ -667,6 +671,7 @@ std::byte* Warp::checked(Space space, bool generic, uint64_t addr, uint32_t size
       break;
   }
   if (!L_.opts->listener->check_access(c)) return nullptr;
+  stop_after_step_ |= L_.opts->listener->stop_launch();
   suppressed_.assign(size, std::byte{0});
   return suppressed_.data();
 }

@@ -339,6 +339,7 @@ class Warp {
   uint32_t valid_;      // lanes that exist (last warp of a CTA may be partial)
   uint32_t exited_ = 0;
   bool faulted_ = false;
+  bool stop_after_step_ = false;  // a listener ends the launch after this instruction (stop_launch)
   ArenaView arena_;  // copies of the launch's, for the hot path
   const Allocation* last_ext_ = nullptr;  // external-region lookup cache (see translate)
   // Accesses of the current instruction, recorded by translate while a

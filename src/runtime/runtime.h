@@ -209,6 +209,8 @@ class Runtime {
   // The sanitizer's leak check and summaries, once (at exit, under softgpu
   // sanitize).
   void finish_sanitizer();
+  // The sanitizer under softgpu sanitize, else nullptr.
+  sanitize::Sanitizer* sanitizer() { return sanitizer_.get(); }
   // A failed API call (cudart/ reports each one here for the sanitizers).
   void api_error(std::string_view call, int code, std::string_view name, std::string_view text);
   // Simulated GPU time under --timing, else nullopt.

@@ -43,11 +43,15 @@ class Initcheck final : public Sanitizer {
     last_ = nullptr;
   }
   void released(const exec::Allocation& a) override {
-    std::lock_guard lock(mu_);
-    if (auto it = shadows_.find(a.base); it != shadows_.end()) report_unused(it->first, it->second);
-    shadows_.erase(a.base);
-    last_ = nullptr;
+    {
+      std::lock_guard lock(mu_);
+      if (auto it = shadows_.find(a.base); it != shadows_.end()) report_unused(it->first, it->second);
+      shadows_.erase(a.base);
+      last_ = nullptr;
+    }
+    Sanitizer::released(a);  // after the report, which reads the NVTX pool's extent
   }
+  void mark_initialized(uint64_t addr, uint64_t n) override { host_write(addr, n); }
   void host_write(uint64_t addr, uint64_t n) override {
     std::lock_guard lock(mu_);
     for_tracked(addr, n, [](uint64_t, Tracked& t, uint64_t off, uint64_t len) { t.bits.set(off, len); });
@@ -100,21 +104,33 @@ class Initcheck final : public Sanitizer {
     constexpr size_t kMaxRanges = 16;
     std::vector<std::string> d;
     uint64_t unused = 0, ranges = 0;
-    for (uint64_t off = 0; off < t.size;) {
-      const uint64_t lo = off + t.bits.first_unset(off, t.size - off);
-      if (lo >= t.size) break;
-      const uint64_t hi = lo + t.bits.first_set(lo, t.size - lo);  // one past the range
-      unused += hi - lo;
-      if (++ranges <= kMaxRanges)
-        d.push_back(fmt::format("Not written {} bytes between offsets 0x{:x} (0x{:x}) and 0x{:x} (0x{:x}) (inclusive)",
-                                grouped(hi - lo), lo, base + lo, hi - 1, base + hi - 1));
-      off = hi;
-    }
+    // An NVTX pool: only the regions the program suballocated from it count.
+    std::vector<std::pair<uint64_t, uint64_t>> spans;
+    if (opts_.nvtx)
+      for (auto [b, n] : nvtx_.pool_extent(base, t.size))
+        if (b >= base && b - base < t.size) spans.push_back({b - base, std::min(t.size, b - base + n)});
+    const bool pool = !spans.empty();
+    if (!pool) spans.push_back({0, t.size});
+    for (auto [from, to] : spans)
+      for (uint64_t off = from; off < to;) {
+        const uint64_t lo = off + t.bits.first_unset(off, to - off);
+        if (lo >= to) break;
+        const uint64_t hi = lo + t.bits.first_set(lo, to - lo);  // one past the range
+        unused += hi - lo;
+        if (++ranges <= kMaxRanges)
+          d.push_back(fmt::format("Not written {} bytes between offsets 0x{:x} (0x{:x}) and 0x{:x} (0x{:x}) (inclusive)",
+                                  grouped(hi - lo), lo, base + lo, hi - 1, base + hi - 1));
+        off = hi;
+      }
     if (!unused) return;
-    if (unused == t.size) d = {"Not written any memory."};
+    if (unused == t.size && !pool) d = {"Not written any memory."};
     else if (ranges > kMaxRanges) d.push_back(fmt::format("and {} more ranges not written", ranges - kMaxRanges));
-    d.push_back(fmt::format("{}% of allocation were unused.", unused * 100 / t.size));
-    reporter_.error(fmt::format(" Unused memory in allocation 0x{:x} of size {}", base, grouped(t.size)), d);
+    // Of a pool, the share of its suballocated bytes.
+    uint64_t tracked = 0;
+    for (auto [from, to] : spans) tracked += to - from;
+    d.push_back(fmt::format("{}% of allocation were unused.", unused * 100 / tracked));
+    reporter_.error(fmt::format(" Unused memory in allocation 0x{:x}{} of size {}", base, called(base), grouped(t.size)),
+                    d);
   }
   void finish_tool() override {
     std::lock_guard lock(mu_);

@@ -38,6 +38,11 @@ std::string_view access_name(const AccessCheck& c) {
   return c.write ? "write" : "read";
 }
 
+uint32_t nvtx_kind(const AccessCheck& c) {
+  const std::string_view a = access_name(c);
+  return a == "atomic" ? kPermAtomic : a == "write" ? kPermWrite : kPermRead;
+}
+
 // The relation of an address to a region, compute-sanitizer's second line.
 std::string relation(uint64_t addr, uint64_t base, uint64_t size, std::string_view what) {
   if (addr >= base && addr - base < size)
@@ -58,6 +63,13 @@ class Memcheck final : public Sanitizer {
   bool check_access(const AccessCheck& c) override {
     if (c.problem == AccessProblem::None) {
       if (c.space != ptx::Space::Global && c.space != ptx::Space::Const) return false;
+      // NVTX pools and permissions (--nvtx yes): the address line alone, as
+      // compute-sanitizer prints these.
+      if (nvtx_view_.active && c.space == ptx::Space::Global)
+        if (auto why = nvtx_view_.check(c.addr, c.size, nvtx_kind(c))) {
+          report(c, *why, false);
+          return true;
+        }
       if (!memory_) return false;
       // The last allocation found covers most accesses of a kernel.
       if (c.addr - hit_base_ < hit_size_ && c.size <= hit_size_ - (c.addr - hit_base_)) return false;
@@ -107,6 +119,7 @@ class Memcheck final : public Sanitizer {
     dirty_ = true;
   }
   void released(const exec::Allocation& a) override {
+    Sanitizer::released(a);
     std::lock_guard lock(mu_);
     hit_size_ = 0;
     pooled_.erase(a.base);
@@ -167,10 +180,11 @@ class Memcheck final : public Sanitizer {
     return relation(addr, a->base, a->size, "the nearest allocation");
   }
 
-  void report(const AccessCheck& c, std::string_view what) {
+  void report(const AccessCheck& c, std::string_view what, bool relate = true) {
     auto d = where(c.fn, c.pc, c.warp, c.lane);
     d.push_back(fmt::format("Address 0x{:x} {}", c.addr, what));
-    if (c.space == ptx::Space::Shared || c.space == ptx::Space::Local) {
+    if (!relate) {
+    } else if (c.space == ptx::Space::Shared || c.space == ptx::Space::Local) {
       // softgpu's addition: where the block's shared memory or the thread's
       // local memory (its frames in use) ends.
       d.push_back(relation(c.addr, 0, c.region_bytes,
@@ -198,7 +212,7 @@ class Memcheck final : public Sanitizer {
     for (const exec::Allocation& a : memory_->allocations()) {
       if (a.kind != exec::MemKind::Device && a.kind != exec::MemKind::Managed) continue;
       if (pooled.count(a.base)) continue;
-      reporter_.error(fmt::format("Leaked {} bytes at 0x{:x}", grouped(a.size), a.base), {});
+      reporter_.error(fmt::format("Leaked {} bytes at 0x{:x}{}", grouped(a.size), a.base, called(a.base)), {});
       bytes += a.size;
       ++count;
     }

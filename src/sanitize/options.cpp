@@ -52,7 +52,8 @@ Result<std::optional<Options>> options_from_env() {
   // yes|no (or the two words given) options.
   for (auto [var, yes, no, out] : {std::tuple{kEnvDestroy, "kernel", "context", &o.destroy_kernel},
                                    std::tuple{kEnvDeviceHeap, "yes", "no", &o.check_device_heap},
-                                   std::tuple{kEnvUnused, "yes", "no", &o.track_unused_memory}}) {
+                                   std::tuple{kEnvUnused, "yes", "no", &o.track_unused_memory},
+                                   std::tuple{kEnvNvtx, "yes", "no", &o.nvtx}}) {
     const char* v = std::getenv(var);
     if (!v || !*v) continue;
     const std::string_view s = v;

@@ -27,6 +27,7 @@ struct Options {
   bool check_device_heap = true;  // --check-device-heap: device malloc blocks and free checked (memcheck)
   uint64_t padding = 0;         // --padding: bytes kept free after each cudaMalloc/cudaMallocManaged
   bool track_unused_memory = false;  // --track-unused-memory (initcheck)
+  bool nvtx = false;            // --nvtx yes: NVTX memory annotations read (sanitize/nvtx_memory.h)
 };
 
 std::string_view tool_name(ToolKind t);
@@ -44,6 +45,7 @@ inline constexpr const char* kEnvDestroy = "SOFTGPU_SANITIZE_DESTROY_ON_DEVICE_E
 inline constexpr const char* kEnvDeviceHeap = "SOFTGPU_SANITIZE_CHECK_DEVICE_HEAP";     // yes|no
 inline constexpr const char* kEnvPadding = "SOFTGPU_SANITIZE_PADDING";                  // bytes
 inline constexpr const char* kEnvUnused = "SOFTGPU_SANITIZE_TRACK_UNUSED_MEMORY";       // yes|no
+inline constexpr const char* kEnvNvtx = "SOFTGPU_SANITIZE_NVTX";                        // yes|no
 
 // nullopt when SOFTGPU_SANITIZE is unset or empty; an error naming the
 // variable when a value is malformed.

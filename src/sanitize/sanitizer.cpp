@@ -48,6 +48,13 @@ void Sanitizer::launch_begin(const exec::LaunchInfo& info) {
   grid_ = info.grid;
   block_ = info.block;
   shared_per_cta_ = info.shared_per_cta;
+  if (opts_.nvtx) nvtx_view_ = nvtx_.view(0);
+}
+
+std::string Sanitizer::called(uint64_t base) const {
+  if (!opts_.nvtx) return {};
+  std::string n = nvtx_.name_of(base);
+  return n.empty() ? n : " called " + n;
 }
 
 void* Sanitizer::cta_begin(uint32_t, Dim3, uint32_t) { return this; }

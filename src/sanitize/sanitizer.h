@@ -14,6 +14,7 @@
 #include "common/types.h"
 #include "exec/device_memory.h"
 #include "exec/listener.h"
+#include "sanitize/nvtx_memory.h"
 #include "sanitize/options.h"
 #include "sanitize/report.h"
 
@@ -40,11 +41,26 @@ class Sanitizer : public exec::ExecutionListener, public exec::MemoryObserver {
 
   const Options& options() const { return opts_; }
   Reporter& reporter() { return reporter_; }
+  // NVTX memory annotations (--nvtx yes; cudart/cudart_nvtx.cpp fills it).
+  NvtxMemory& nvtx() { return nvtx_; }
+  // The size of the live allocation starting at base, else 0.
+  uint64_t allocation_size(uint64_t base) const {
+    auto a = memory_ ? memory_->find(DeviceAddr{base}) : std::nullopt;
+    return a && a->base == base ? a->size : 0;
+  }
+  // nvtxMemCudaMarkInitialized: initcheck counts [addr, addr+n) as written.
+  virtual void mark_initialized(uint64_t /*addr*/, uint64_t /*n*/) {}
 
   // ---- exec::ExecutionListener (tools override what they need) ----
   void launch_begin(const exec::LaunchInfo& info) override;
   void* cta_begin(uint32_t cta_linear, Dim3 ctaid, uint32_t warps) override;
   void step(const exec::WarpStep&) override {}
+  // --destroy-on-device-error kernel: a kernel memcheck found an error in
+  // ends after that instruction (the program goes on without an error).
+  bool stop_launch() override { return opts_.destroy_kernel && launch_failed_; }
+
+  // ---- exec::MemoryObserver: a tool that overrides it calls this too ----
+  void released(const exec::Allocation& a) override { nvtx_.released(a.base, a.size); }
 
  protected:
   Sanitizer(const Options& o, exec::DeviceMemory* memory);
@@ -59,6 +75,8 @@ class Sanitizer : public exec::ExecutionListener, public exec::MemoryObserver {
   // Appends the "Device Frame:..." lines (device_frames), the last details.
   void add_frames(std::vector<std::string>& d, const program::Function* fn, uint32_t pc) const;
   void fail_launch() { launch_failed_ = true; }
+  // " called NAME" for an allocation the program named with NVTX, else "".
+  std::string called(uint64_t base) const;
 
   Options opts_;
   exec::DeviceMemory* memory_;
@@ -67,6 +85,8 @@ class Sanitizer : public exec::ExecutionListener, public exec::MemoryObserver {
   const program::Program* program_ = nullptr;  // the launch's, for source lines
   Dim3 grid_, block_;
   uint64_t shared_per_cta_ = 0;
+  NvtxMemory nvtx_;
+  NvtxMemory::View nvtx_view_;  // the current launch's (launch_begin)
 
  private:
   bool launch_failed_ = false;

@@ -13,10 +13,12 @@
 #include <filesystem>
 #include <iostream>
 #include <sstream>
+#include <string_view>
 
 #include <fmt/core.h>
 
 #include "config/gpu_config.h"
+#include "sanitize/options.h"
 #include "tools/elf_inspect.h"
 
 namespace fs = std::filesystem;
@@ -186,6 +188,10 @@ int cmd_run(const std::vector<std::string>& argv_in, const RunOptions& opts) {
   std::string ld = libdir->string();
   if (const char* old = std::getenv("LD_LIBRARY_PATH"); old && *old) ld += std::string(":") + old;
   setenv("LD_LIBRARY_PATH", ld.c_str(), 1);
+  // softgpu sanitize --nvtx yes: our libcudart.so.13 is the program's NVTX
+  // injection library (cudart/cudart_nvtx.cpp), as compute-sanitizer's is.
+  if (const char* n = std::getenv(sanitize::kEnvNvtx); n && std::string_view(n) == "yes")
+    setenv("NVTX_INJECTION64_PATH", (*libdir / "libcudart.so.13").c_str(), 1);
   if (!opts.gpu.empty()) {
     // A config file (--gpu my.toml) is passed on as an absolute path, so the
     // program finds it whatever directory it changes to.

@@ -59,9 +59,7 @@ int cmd_sanitize(const std::vector<std::string>& argv, const SanitizeOptions& op
   if (!opts.check_device_heap.empty()) setenv(sanitize::kEnvDeviceHeap, opts.check_device_heap.c_str(), 1);
   if (!opts.track_unused_memory.empty()) setenv(sanitize::kEnvUnused, opts.track_unused_memory.c_str(), 1);
   if (opts.padding) setenv(sanitize::kEnvPadding, std::to_string(*opts.padding).c_str(), 1);
-  if (opts.nvtx == "yes")
-    std::cerr << "softgpu sanitize: NVTX annotations are not read (--nvtx yes): allocations keep no NVTX names "
-                 "and NVTX permissions are not checked\n";
+  if (!opts.nvtx.empty()) setenv(sanitize::kEnvNvtx, opts.nvtx.c_str(), 1);
   if (!opts.show_backtrace.empty() && opts.show_backtrace != "no")
     std::cerr << "softgpu sanitize: no backtraces are printed (--show-backtrace " << opts.show_backtrace
               << "); reports name the kernel, the CUDA source line and the PTX line\n";

@@ -22,7 +22,7 @@ struct SanitizeOptions {
   std::string destroy_on_device_error;  // context | kernel
   std::string check_device_heap;    // yes | no
   std::string track_unused_memory;  // yes | no
-  std::string nvtx;                 // yes | no (accepted; NVTX annotations are not read)
+  std::string nvtx;                 // yes | no: NVTX memory annotations read
   std::string check_exit_code = "yes";  // no: no "Target application returned an error" line
   std::optional<uint64_t> padding;  // bytes after each allocation
   std::string unsupported;          // an option softgpu rejects (--suppressions, --save, --xml), for its message

@@ -204,7 +204,8 @@ int main(int argc, char** argv) {
   san->add_option("--check-exit-code", so.check_exit_code,
                   "yes (default): say when the program's exit status is not 0; no: do not")
       ->check(CLI::IsMember({"yes", "no"}));
-  san->add_option("--nvtx", so.nvtx, "accepted; NVTX annotations are not read (a note says so for yes)")
+  san->add_option("--nvtx", so.nvtx,
+                  "yes: read the program's NVTX memory annotations (pools, names, permissions); no (default)")
       ->check(CLI::IsMember({"yes", "no"}));
   for (const char* o : {"--suppressions", "--save"})
     san->add_option(o, unsupported_text, "not supported (compute-sanitizer's report and suppression files)");

@@ -33,3 +33,26 @@ sanitize_test(sanitize.memcheck.cs_launch cs_memcheck sanitize/cs_launch.expecte
 add_test(NAME cuda.sanitize.cli_options
   COMMAND bash ${_src}/sanitize/sanitize_cli.sh $<TARGET_FILE:softgpu> ${_bin}/vector_add)
 set_tests_properties(cuda.sanitize.cli_options PROPERTIES LABELS "cuda;sanitize" TIMEOUT 120)
+
+# NVTX's memory API (--nvtx yes; in the shapes of NVIDIA's NVTX samples):
+# pools and their regions, process-wide and bound permissions, names in
+# leak and unused-memory reports, ranges marked initialized. Each program
+# prints what its kernels left in memory: suppressed accesses had no effect.
+softgpu_cuda_program(nvtx_memory SOURCES sanitize/nvtx_memory.cu FLAGS -lineinfo)
+foreach(m pool perms bound)
+  sanitize_test(sanitize.nvtx.${m} nvtx_memory sanitize/nvtx_${m}.expected EXPECT_RC 3
+                OPTS --nvtx yes --destroy-on-device-error kernel --error-exitcode 3 ARGS ${m})
+endforeach()
+# Without --nvtx yes the annotations are not read (compute-sanitizer's default).
+sanitize_test(sanitize.nvtx.pool_ignored nvtx_memory sanitize/nvtx_ignored.expected
+              OPTS --destroy-on-device-error kernel --error-exitcode 3 ARGS pool)
+sanitize_test(sanitize.nvtx.name_leak nvtx_memory sanitize/nvtx_name_leak.expected EXPECT_RC 3
+              OPTS --nvtx yes --leak-check full --error-exitcode 3 ARGS name)
+sanitize_test(sanitize.nvtx.name_unused nvtx_memory sanitize/nvtx_name_unused.expected EXPECT_RC 3
+              OPTS --nvtx yes --tool initcheck --track-unused-memory yes --error-exitcode 3 ARGS name)
+sanitize_test(sanitize.nvtx.pool_unused nvtx_memory sanitize/nvtx_pool_unused.expected EXPECT_RC 3
+              OPTS --nvtx yes --tool initcheck --track-unused-memory yes --error-exitcode 3 ARGS pool_unused)
+sanitize_test(sanitize.nvtx.marked nvtx_memory sanitize/clean.expected
+              OPTS --nvtx yes --tool initcheck --error-exitcode 3 ARGS marked)
+sanitize_test(sanitize.nvtx.unmarked nvtx_memory sanitize/nvtx_unmarked.expected EXPECT_RC 3
+              OPTS --nvtx yes --tool initcheck --print-limit 1 --error-exitcode 3 ARGS marked unmarked)
