@@ -6,6 +6,7 @@
 // Also FP32/MUFU/FP64/mma.sync throughput, shared memory, atomics, launch
 // overhead and copies (each table: --only latency|throughput|tensor|atomics|host).
 // Run: build/tests/timing/timing_validate [--triad-n N] [--only TABLE] [--gpu KEY] [--verbose] | --sampling-check N
+// Held-out figures (validate_heldout.cpp): --only heldout [--stream-n N] [--max-footprint BYTES]
 #include <fmt/format.h>
 
 #include <chrono>
@@ -16,6 +17,7 @@
 
 #include "config/gpu_config.h"
 #include "ptx_device.h"
+#include "validate_heldout.h"
 #include "timing/session.h"
 
 using namespace softgpu;
@@ -287,15 +289,21 @@ int main(int argc, char** argv) {
   uint32_t triad_n = 1u << 24;
   uint32_t sampling_n = 0;
   std::string gpu_key;  // --gpu KEY: one GPU
-  std::string only;  // --only latency|throughput|tensor|atomics|host: one table
+  std::string only;  // --only latency|throughput|tensor|atomics|host|heldout: one table
+  uint32_t stream_n = 1u << 25;           // --stream-n: held-out gpu-stream array length (doubles)
+  uint64_t max_footprint = 8ull << 20;    // --max-footprint: largest held-out gpu-cache buffer simulated
   for (int i = 1; i + 1 < argc; ++i) {
+    if (std::string(argv[i]) == "--stream-n") stream_n = uint32_t(std::stoul(argv[i + 1]));
+    if (std::string(argv[i]) == "--max-footprint") max_footprint = std::stoull(argv[i + 1]);
     if (std::string(argv[i]) == "--triad-n") triad_n = uint32_t(std::stoul(argv[i + 1]));
     if (std::string(argv[i]) == "--sampling-check") sampling_n = uint32_t(std::stoul(argv[i + 1]));
     if (std::string(argv[i]) == "--only") only = argv[i + 1];
     if (std::string(argv[i]) == "--gpu") gpu_key = argv[i + 1];
   }
   for (int i = 1; i < argc; ++i) g_verbose |= std::string(argv[i]) == "--verbose";
-  auto want = [&](const char* t) { return only.empty() || only == t; };
+  // The held-out table only when asked for (--only heldout): it is kept
+  // apart from the calibration tables and takes minutes.
+  auto want = [&](const char* t) { return (only.empty() && std::string_view(t) != "heldout") || only == t; };
   auto gpus = config::load_all_gpu_configs(SOFTGPU_SHIPPED_CONFIG_DIR);
   if (!gpus) { std::cerr << gpus.error().message << "\n"; return 2; }
   if (!gpu_key.empty())
@@ -333,6 +341,7 @@ int main(int argc, char** argv) {
     if (want("tensor")) tensor_table(*gpus);
     if (want("atomics")) atomics_table(*gpus);
     if (want("host")) host_table(*gpus);
+    if (want("heldout")) heldout_table(*gpus, stream_n, max_footprint);
   } catch (const std::exception& e) {
     std::cerr << "timing_validate: " << e.what() << "\n";
     return 1;

@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Checks tests/timing/heldout.json: every held-out figure has a source
+(repository, 40-hex commit, file, row, column), a positive value, a unit,
+a GPU softgpu has a config for, a unique id, and comes from no benchmark a
+config was calibrated from (docs/gpus.md: gpu-benches' gpu-latency,
+gpu-l2-cache and gpu-small-kernels' stream launches; BabelStream).
+
+usage: check_heldout.py HELDOUT_JSON CONFIG_DIR
+"""
+import json
+import os
+import re
+import sys
+
+CALIBRATION = {"gpu-latency", "gpu-l2-cache", "gpu-small-kernels", "BabelStream"}
+
+
+def main():
+    path, config_dir = sys.argv[1:3]
+    doc = json.load(open(path))
+    gpus = {f[:-5] for f in os.listdir(config_dir) if f.endswith(".toml")}
+    errors, ids = [], set()
+    for e in doc["entries"]:
+        i = e.get("id", "?")
+        s = e.get("source", {})
+        if i in ids:
+            errors.append(f"{i}: duplicate id")
+        ids.add(i)
+        if not all(s.get(k) for k in ("repo", "file", "row", "column")):
+            errors.append(f"{i}: source lacks repo, file, row or column")
+        if not re.fullmatch(r"[0-9a-f]{40}", s.get("commit", "")):
+            errors.append(f"{i}: source commit is not a 40-hex commit")
+        if not (isinstance(e.get("value"), (int, float)) and e["value"] > 0) or not e.get("unit"):
+            errors.append(f"{i}: no positive value with a unit")
+        if e.get("gpu") not in gpus:
+            errors.append(f"{i}: no config for GPU {e.get('gpu')}")
+        if e.get("benchmark") in CALIBRATION:
+            errors.append(f"{i}: {e['benchmark']} is a calibration input, not held out")
+    for m in errors:
+        print("FAIL", m)
+    print(f"{len(doc['entries'])} held-out figures, {len(errors)} problems")
+    return 1 if errors or not doc["entries"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
