@@ -30,8 +30,9 @@ std::string version_text() {
   return v;
 }
 
-int usage_error(const std::string& msg) {
-  std::cerr << "softgpu run: " << msg << "\n";
+// A bad argument of `softgpu CMD` (run or sanitize): said under its name, exit 2.
+int usage_error(const std::string& msg, const char* cmd = "run") {
+  std::cerr << "softgpu " << cmd << ": " << msg << "\n";
   return 2;
 }
 
@@ -283,15 +284,17 @@ int main(int argc, char** argv) {
     return tools::cmd_run(program, ro);
   }
   if (san->parsed()) {
+    if (program.empty())
+      return usage_error("no program given (usage: softgpu sanitize [options] [--] PROGRAM [ARGS...])", "sanitize");
     if (!san_watchdog_text.empty()) {
       auto w = parse_watchdog(san_watchdog_text);
-      if (!w) return usage_error(w.error().message);
+      if (!w) return usage_error(w.error().message, "sanitize");
       so.run.watchdog = *w;
     }
     if (!print_limit_text.empty()) {
       char* end = nullptr;
       const unsigned long long n = std::strtoull(print_limit_text.c_str(), &end, 10);
-      if (*end || print_limit_text[0] == '-') return usage_error("--print-limit takes a number of errors");
+      if (*end || print_limit_text[0] == '-') return usage_error("--print-limit takes a number of errors", "sanitize");
       so.print_limit = n;
     }
     if (!padding_text.empty()) {
@@ -299,7 +302,7 @@ int main(int argc, char** argv) {
       errno = 0;
       const unsigned long long n = std::strtoull(padding_text.c_str(), &end, 10);
       if (*end || padding_text[0] == '-' || errno || n > (1ull << 30))
-        return usage_error("--padding takes a number of bytes, at most 1073741824");
+        return usage_error("--padding takes a number of bytes, at most 1073741824", "sanitize");
       so.padding = n;
     }
     for (auto [given, name] : {std::pair{!san->get_option("--suppressions")->empty(), "--suppressions"},

@@ -26,7 +26,11 @@ NS="is not supported: softgpu neither saves reports"
 expect 2 "--suppressions $NS" "" -- sanitize --suppressions supp.xml "$prog"
 expect 2 "--save $NS" "" -- sanitize --save supp.xml "$prog"
 expect 2 "--xml $NS" "" -- sanitize --xml "$prog"
-expect 2 "--padding takes a number of bytes" "" -- sanitize --padding 12x "$prog"
+expect 2 "softgpu sanitize: --padding takes a number of bytes" "" -- sanitize --padding 12x "$prog"
+expect 2 "softgpu sanitize: --watchdog must be a number of seconds" "" -- sanitize --watchdog abc "$prog"
+# No program: a usage error before anything runs (no report, no summary).
+expect 2 "softgpu sanitize: no program given" "" -- sanitize
+expect 2 "softgpu sanitize: no program given" "" -- sanitize --tool racecheck --
 expect 2 "--padding takes a number of bytes" "" -- sanitize --padding 2000000000 "$prog"
 expect 2 "bogus not in {context,kernel}" "" -- sanitize --destroy-on-device-error bogus "$prog"
 expect 2 "maybe not in {yes,no}" "" -- sanitize --check-device-heap maybe "$prog"
