@@ -41,15 +41,27 @@ __global__ void sum(const int* p, int n, int* out) {
 
 static nvtxDomainHandle_t domain;
 
+// An NVTX batch or descriptor, zeroed, with its compatibility id and size set.
+template <class T>
+static T batch() {
+  T b = {};
+  b.extCompatID = NVTX_EXT_COMPATID_MEM;
+  b.structSize = sizeof(b);
+  return b;
+}
+
+static nvtxMemVirtualRangeDesc_t span(const void* p, size_t bytes) {
+  nvtxMemVirtualRangeDesc_t r = {};
+  r.ptr = p;
+  r.size = bytes;
+  return r;
+}
+
 static void sync(const char* what) { std::printf("%s: %s\n", what, cudaGetErrorString(cudaDeviceSynchronize())); }
 
 static nvtxMemHeapHandle_t make_pool(void* base, size_t bytes) {
-  nvtxMemVirtualRangeDesc_t range = {};
-  range.ptr = base;
-  range.size = bytes;
-  nvtxMemHeapDesc_t d = {};
-  d.extCompatID = NVTX_EXT_COMPATID_MEM;
-  d.structSize = sizeof(d);
+  const nvtxMemVirtualRangeDesc_t range = span(base, bytes);
+  auto d = batch<nvtxMemHeapDesc_t>();
   d.usage = NVTX_MEM_HEAP_USAGE_TYPE_SUB_ALLOCATOR;
   d.type = NVTX_MEM_TYPE_VIRTUAL_ADDRESS;
   d.typeSpecificDescSize = sizeof(range);
@@ -58,13 +70,9 @@ static nvtxMemHeapHandle_t make_pool(void* base, size_t bytes) {
 }
 
 static void region(nvtxMemHeapHandle_t heap, void* p, size_t bytes, bool resize = false) {
-  nvtxMemVirtualRangeDesc_t range = {};
-  range.ptr = p;
-  range.size = bytes;
+  const nvtxMemVirtualRangeDesc_t range = span(p, bytes);
   if (resize) {
-    nvtxMemRegionsResizeBatch_t b = {};
-    b.extCompatID = NVTX_EXT_COMPATID_MEM;
-    b.structSize = sizeof(b);
+    auto b = batch<nvtxMemRegionsResizeBatch_t>();
     b.regionType = NVTX_MEM_TYPE_VIRTUAL_ADDRESS;
     b.regionDescCount = 1;
     b.regionDescElementSize = sizeof(range);
@@ -72,9 +80,7 @@ static void region(nvtxMemHeapHandle_t heap, void* p, size_t bytes, bool resize 
     nvtxMemRegionsResize(domain, &b);
     return;
   }
-  nvtxMemRegionsRegisterBatch_t b = {};
-  b.extCompatID = NVTX_EXT_COMPATID_MEM;
-  b.structSize = sizeof(b);
+  auto b = batch<nvtxMemRegionsRegisterBatch_t>();
   b.regionType = NVTX_MEM_TYPE_VIRTUAL_ADDRESS;
   b.heap = heap;
   b.regionCount = 1;
@@ -86,9 +92,7 @@ static void region(nvtxMemHeapHandle_t heap, void* p, size_t bytes, bool resize 
 static void unregister(void* p) {
   nvtxMemRegionRef_t ref;
   ref.pointer = p;
-  nvtxMemRegionsUnregisterBatch_t b = {};
-  b.extCompatID = NVTX_EXT_COMPATID_MEM;
-  b.structSize = sizeof(b);
+  auto b = batch<nvtxMemRegionsUnregisterBatch_t>();
   b.refType = NVTX_MEM_REGION_REF_TYPE_POINTER;
   b.refCount = 1;
   b.refElementSize = sizeof(ref);
@@ -101,9 +105,7 @@ static void permit(nvtxMemPermissionsHandle_t h, const void* p, uint32_t flags) 
   r.flags = flags;
   r.regionRefType = NVTX_MEM_REGION_REF_TYPE_POINTER;
   r.region.pointer = p;
-  nvtxMemPermissionsAssignBatch_t b = {};
-  b.extCompatID = NVTX_EXT_COMPATID_MEM;
-  b.structSize = sizeof(b);
+  auto b = batch<nvtxMemPermissionsAssignBatch_t>();
   b.permissions = h;
   b.regionCount = 1;
   b.regionElementSize = sizeof(r);
@@ -207,9 +209,7 @@ static void name(void* p, const char* text) {
   n.nameType = NVTX_MESSAGE_TYPE_ASCII;
   n.region.pointer = p;
   n.name.ascii = text;
-  nvtxMemRegionsNameBatch_t b = {};
-  b.extCompatID = NVTX_EXT_COMPATID_MEM;
-  b.structSize = sizeof(b);
+  auto b = batch<nvtxMemRegionsNameBatch_t>();
   b.regionCount = 1;
   b.regionElementSize = sizeof(n);
   b.regionElements = &n;
@@ -245,12 +245,8 @@ int main(int argc, char** argv) {
     int *p = nullptr, *out = nullptr;
     cudaMalloc(&p, 64 * sizeof(int));
     cudaMalloc(&out, sizeof(int));
-    nvtxMemVirtualRangeDesc_t range = {};
-    range.ptr = p;
-    range.size = 64 * sizeof(int);
-    nvtxMemMarkInitializedBatch_t b = {};
-    b.extCompatID = NVTX_EXT_COMPATID_MEM;
-    b.structSize = sizeof(b);
+    const nvtxMemVirtualRangeDesc_t range = span(p, 64 * sizeof(int));
+    auto b = batch<nvtxMemMarkInitializedBatch_t>();
     b.regionType = NVTX_MEM_TYPE_VIRTUAL_ADDRESS;
     b.regionDescCount = 1;
     b.regionDescElementSize = sizeof(range);
