@@ -16,17 +16,17 @@ class BandwidthQueue {
 
   // A request of `bytes` arriving at `arrival`: returns when its data is
   // back (transfer done + latency).
-  double request(double arrival, uint64_t bytes) {
+  double request(double arrival, double bytes) {
     const double start = std::max(arrival, busy_until_);
     queued_ += start - arrival;
-    busy_until_ = start + double(bytes) / bytes_per_cycle_;
+    busy_until_ = start + bytes / bytes_per_cycle_;
     bytes_ += bytes;
     ++requests_;
     return busy_until_ + latency_;
   }
 
   double busy_until() const { return busy_until_; }
-  uint64_t bytes() const { return bytes_; }
+  double bytes() const { return bytes_; }
   uint64_t requests() const { return requests_; }
   double queueing_cycles() const { return queued_; }  // summed over requests
   double bytes_per_cycle() const { return bytes_per_cycle_; }
@@ -35,7 +35,8 @@ class BandwidthQueue {
  private:
   double bytes_per_cycle_, latency_;
   double busy_until_ = 0, queued_ = 0;
-  uint64_t bytes_ = 0, requests_ = 0;
+  double bytes_ = 0;
+  uint64_t requests_ = 0;
 };
 
 }  // namespace softgpu::timing

@@ -44,6 +44,7 @@ class SectorCache {
   void invalidate();  // drops every line (e.g. L1 between kernels)
   const CacheStats& stats() const { return stats_; }
   uint32_t sets() const { return sets_; }
+  uint64_t capacity_bytes() const { return geo_.bytes; }
 
  private:
   struct Way {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 namespace softgpu::timing {
 namespace {
@@ -46,12 +47,35 @@ void KernelModel::add(std::unique_ptr<CtaTrace> t) {
   traces_.push_back(std::move(t));
 }
 
-KernelModel::SmRun KernelModel::simulate(const std::vector<const CtaTrace*>& ctas) const {
-  MemorySystem mem(p_, l2_share());
+KernelModel::SmRun KernelModel::simulate(const std::vector<const CtaTrace*>& ctas, double scale) const {
+  MemorySystem mem(p_, l2_share(), &shared_);
   SmRun r;
   r.stats = SmModel(p_, mem).run(ctas, shape_.resident_ctas_per_sm);
   r.mem = mem.stats();
+  r.drain_cycles = mem.drain_floor(r.mem, scale);
   return r;
+}
+
+void KernelModel::find_shared_lines(const std::map<uint32_t, std::vector<const CtaTrace*>>& by_sm) {
+  struct Seen {
+    uint32_t last_sm, sms;
+  };
+  std::unordered_map<uint64_t, Seen> seen;
+  for (const auto& [sm, list] : by_sm)
+    for (const CtaTrace* t : list)
+      for (const LineAccess& a : t->lines) {
+        auto [it, fresh] = seen.try_emplace(a.line, Seen{sm, 1});
+        if (!fresh && it->second.last_sm != sm) {
+          it->second.last_sm = sm;
+          ++it->second.sms;
+        }
+      }
+  // A line k of the simulated SMs share is shared by about k x (SMs used /
+  // SMs simulated) of the launch's SMs (the simulated ones are spread evenly).
+  const double per_simulated = double(sms_used_) / double(std::max<size_t>(by_sm.size(), 1));
+  shared_.sharers.clear();
+  for (const auto& [line, s] : seen)
+    if (s.sms >= 2) shared_.sharers.emplace(line, std::min(double(sms_used_), double(s.sms) * per_simulated));
 }
 
 KernelTiming KernelModel::finish() {
@@ -67,6 +91,7 @@ KernelTiming KernelModel::finish() {
     std::sort(traces_.begin(), traces_.end(), [](const auto& a, const auto& b) { return a->cta_linear < b->cta_linear; });
     for (const auto& t : traces_) by_sm[t->cta_linear % sms].push_back(t.get());
   }
+  find_shared_lines(by_sm);
   double inst = 0, dram = 0, l2 = 0, res_warp_cycles = 0, sim_cycles = 0, sim_inst = 0;
   double l1_hit = 0, l1_all = 0, l2_hit = 0, l2_all = 0, l2_far = 0;
   std::array<double, size_t(WarpStall::Count_)> stalls{};
@@ -74,9 +99,9 @@ KernelTiming KernelModel::finish() {
   uint64_t simulated = 0;
   const uint32_t r = shape_.resident_ctas_per_sm;
   for (const auto& [sm, list] : by_sm) {
-    SmRun run = simulate(list);
-    k.deadlock |= run.stats.deadlock;
     const uint64_t on_sm = ctas_ / sms + (sm < ctas_ % sms ? 1 : 0);
+    SmRun run = simulate(list, double(on_sm) / double(list.size()));
+    k.deadlock |= run.stats.deadlock;
     double cycles = double(run.stats.cycles);
     const uint64_t waves_sim = div_up(list.size(), r), waves = div_up(on_sm, r);
     if (waves > waves_sim && waves_sim >= 2) {
@@ -86,6 +111,9 @@ KernelTiming KernelModel::finish() {
       const double per_wave = (cycles - double(first.stats.cycles)) / double(waves_sim - waves_sim / 2);
       cycles += per_wave * double(waves - waves_sim);
     }
+    // Stores leave the SM at once, so only here does a write stream pay for
+    // the L2 bandwidth and the DRAM write-back it needs.
+    cycles = std::max(cycles, run.drain_cycles);
     k.cycles = std::max(k.cycles, uint64_t(cycles + 0.5));
     simulated += list.size();
     sim_inst += double(run.stats.warp_instructions);

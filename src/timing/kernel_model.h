@@ -11,6 +11,7 @@
 // waves by the steady-state time per wave measured over the second half of
 // the simulated ones. `full` turns sampling off.
 #pragma once
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -79,8 +80,13 @@ class KernelModel {
   struct SmRun {
     SmStats stats;
     MemoryStats mem;
+    double drain_cycles = 0;  // MemorySystem::drain_floor of the SM's whole queue
   };
-  SmRun simulate(const std::vector<const CtaTrace*>& ctas) const;
+  // `scale`: how many times the simulated CTAs' traffic the SM's whole
+  // queue moves (its waves over the simulated ones).
+  SmRun simulate(const std::vector<const CtaTrace*>& ctas, double scale = 1) const;
+  // The lines more than one of the simulated SMs touch (MemorySystem's SharedLines).
+  void find_shared_lines(const std::map<uint32_t, std::vector<const CtaTrace*>>& by_sm);
 
   const TimingParams& p_;
   KernelShape shape_;
@@ -91,6 +97,7 @@ class KernelModel {
   bool sampled_ = false;
   std::mutex mu_;
   std::vector<std::unique_ptr<CtaTrace>> traces_;
+  SharedLines shared_;
 };
 
 }  // namespace softgpu::timing

@@ -29,6 +29,17 @@ MemorySystem::MemorySystem(const TimingParams& p, double share)
 MemorySystem::MemorySystem(const TimingParams& p, double share, Caches& caches)
     : MemorySystem(p, share, nullptr, &caches) {}
 
+MemorySystem::MemorySystem(const TimingParams& p, double share, const SharedLines* shared)
+    : MemorySystem(p, share) {
+  if (!shared || shared->sharers.empty()) return;
+  shared_ = shared;
+  // Room for twice the shared lines (so that a set of them that fits is not
+  // thrashed by set conflicts), at most the whole L2.
+  const uint64_t want = std::bit_ceil(uint64_t(shared->sharers.size()) * 2 * kLineBytes);
+  const uint64_t bytes = std::clamp<uint64_t>(want, uint64_t(p.l2_ways) * kLineBytes, std::max<uint64_t>(p.l2_bytes, kLineBytes));
+  shared_l2_.emplace(CacheGeometry{bytes, p.l2_ways, true}, WritePolicy::WriteBackAllocate);
+}
+
 MemorySystem::MemorySystem(const TimingParams& p, double share, std::unique_ptr<Caches> own, Caches* shared)
     : p_(p),
       own_(std::move(own)),
@@ -46,7 +57,9 @@ double MemorySystem::to_l2(double t, const LineAccess& a, bool write) {
   const uint64_t bytes = uint64_t(popc(a.sectors)) * kSectorBytes;
   stats_.l2_bytes += bytes;
   double done = l2q_.request(t, bytes);
-  auto o = write ? l2_.write(a) : l2_.read(a);
+  const double sharers = shared_ ? shared_->sharers_of(a.line) : 0;
+  SectorCache& l2 = sharers > 0 ? *shared_l2_ : l2_;
+  auto o = write ? l2.write(a) : l2.read(a);
   stats_.l2_hit_sectors += popc(o.hit);
   stats_.l2_miss_sectors += popc(o.miss);
   if (near_) {
@@ -63,20 +76,31 @@ double MemorySystem::to_l2(double t, const LineAccess& a, bool write) {
   // about everything they write, during the kernel or right after it. Its
   // DRAM bandwidth is charged when a sector first becomes dirty (so that a
   // sampled run sees it before the L2 fills), not again at the eviction.
-  charge_write_back(t, o.newly_dirty);
+  // A shared line moves between DRAM and the L2 once for all its sharers:
+  // each pays its part of the transfer (and the whole latency).
+  const double part = sharers > 0 ? 1 / sharers : 1;
+  charge_write_back(t, o.newly_dirty, part);
   if (o.miss && !write) {
-    const uint64_t rd = uint64_t(popc(o.miss)) * kSectorBytes;
+    const double rd = double(popc(o.miss)) * kSectorBytes * part;
     stats_.dram_bytes += rd;
+    stats_.dram_read_bytes += rd;
     done = std::max(done, dramq_.request(t, rd));
   }
   return done;
 }
 
-void MemorySystem::charge_write_back(double t, uint8_t newly_dirty) {
+void MemorySystem::charge_write_back(double t, uint8_t newly_dirty, double part) {
   if (!newly_dirty) return;
-  const uint64_t wb = uint64_t(popc(newly_dirty)) * kSectorBytes;
+  const double wb = double(popc(newly_dirty)) * kSectorBytes * part;
   stats_.dram_bytes += wb;
+  stats_.dirty_bytes += wb;
   dramq_.request(t, wb);
+}
+
+double MemorySystem::drain_floor(const MemoryStats& s, double scale) const {
+  const double write_back = std::max(0.0, double(s.dirty_bytes) * scale - double(l2_.capacity_bytes()));
+  const double dram = (double(s.dram_read_bytes) * scale + write_back) / dramq_.bytes_per_cycle();
+  return std::max(dram, double(s.l2_bytes) * scale / l2q_.bytes_per_cycle());
 }
 
 double MemorySystem::load(double t, const LineAccess* lines, uint32_t n) {
@@ -108,7 +132,8 @@ double MemorySystem::atomic(double t, const LineAccess* lines, uint32_t n, uint3
   for (uint32_t i = 0; i < n; ++i) {
     // The read half brings the line into the L2 if needed; the write half dirties it.
     done = std::max(done, to_l2(t, lines[i], false));
-    charge_write_back(t, l2_.write(lines[i]).newly_dirty);
+    const double sharers = shared_ ? shared_->sharers_of(lines[i].line) : 0;
+    charge_write_back(t, (sharers > 0 ? *shared_l2_ : l2_).write(lines[i]).newly_dirty, sharers > 0 ? 1 / sharers : 1);
   }
   // Lanes on one address serialize at the L2: each further update of that
   // word is one more read-modify-write of its sector, so it takes a sector's

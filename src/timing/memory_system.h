@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 
 #include "timing/bandwidth.h"
 #include "timing/cache.h"
@@ -18,7 +19,10 @@ struct MemoryStats {
   uint64_t l2_hit_sectors = 0, l2_miss_sectors = 0;
   uint64_t l2_far_hit_sectors = 0;  // of the hits: from the far partition
   uint64_t l2_bytes = 0;      // moved between L1 and L2 (reads, stores, atomics)
-  uint64_t dram_bytes = 0;    // read from and written back to DRAM
+  // DRAM traffic, in bytes (a shared line's divided among its sharers):
+  double dram_bytes = 0;       // read from and written back to DRAM
+  double dram_read_bytes = 0;  // of those: read (L2 misses of loads and atomics)
+  double dirty_bytes = 0;      // sectors made dirty in the L2 (each written back once, at the latest when evicted)
   uint64_t shared_wavefronts = 0;
   uint64_t shared_accesses = 0;
 };
@@ -36,6 +40,20 @@ struct Caches {
   std::optional<SectorCache> near;
 };
 
+// L2 lines that more than one simulated SM touches in a launch
+// (KernelModel finds them in the traces before it simulates), with the
+// number of the launch's SMs estimated to share each. The L2 is one cache
+// for all SMs: such a line is fetched from DRAM once for all its sharers
+// and stays for all of them, which SMs simulated each with a private slice
+// would miss.
+struct SharedLines {
+  std::unordered_map<uint64_t, double> sharers;  // line address -> SMs sharing it (>= 2)
+  double sharers_of(uint64_t line) const {
+    auto it = sharers.find(line);
+    return it == sharers.end() ? 0 : it->second;
+  }
+};
+
 class MemorySystem {
  public:
   // `share`: the part of the chip's L2 capacity and L2/DRAM bandwidth this
@@ -43,6 +61,10 @@ class MemorySystem {
   MemorySystem(const TimingParams& p, double share);
   // The same, reading and filling `caches` (which must outlive it).
   MemorySystem(const TimingParams& p, double share, Caches& caches);
+  // The same, with `shared` lines (which must outlive it) kept in a cache
+  // of their own, of the whole L2's capacity (or less when they take less),
+  // their DRAM traffic divided among their sharers.
+  MemorySystem(const TimingParams& p, double share, const SharedLines* shared);
 
   // Each returns the cycle at which the access's data is back.
   double load(double t, const LineAccess* lines, uint32_t n);
@@ -53,14 +75,25 @@ class MemorySystem {
 
   const MemoryStats& stats() const { return stats_; }
 
+  // The least time this SM's share of the L2 and of DRAM needs to move
+  // `s`'s traffic, scaled by `scale` (the waves it stands for): every L2
+  // byte at the L2's bandwidth; every DRAM read, and every dirty byte that
+  // no longer fits in the L2 share (written back during the kernel, not
+  // after it), at DRAM's. Loads wait on the queues as they go, but stores
+  // do not (a store leaves the SM at once), so a write stream's cost shows
+  // only here: a kernel cannot end before its memory traffic has drained.
+  double drain_floor(const MemoryStats& s, double scale) const;
+
  private:
   double to_l2(double t, const LineAccess& a, bool write);  // L2 (and DRAM behind it); returns done
-  void charge_write_back(double t, uint8_t newly_dirty);
+  void charge_write_back(double t, uint8_t newly_dirty, double part = 1);
   MemorySystem(const TimingParams& p, double share, std::unique_ptr<Caches> own, Caches* shared);
   const TimingParams& p_;
   std::unique_ptr<Caches> own_;
   SectorCache &l1_, &l2_;  // own_'s or the shared ones
   SectorCache* near_;      // the near L2 partition's contents, or null (one partition)
+  const SharedLines* shared_ = nullptr;
+  std::optional<SectorCache> shared_l2_;  // the shared lines' part of the L2
   BandwidthQueue l1q_, smemq_, l2q_, dramq_;
   MemoryStats stats_;
 };

@@ -84,6 +84,75 @@ TEST(KernelModel, SmSamplingSimulatesASpreadOfSms) {
   EXPECT_EQ(k.warp_instructions, 640u);
 }
 
+// A write-only stream: one warp per CTA storing one whole line, 2048 CTAs
+// on one SM, 32 resident (sampled: 8 of its 64 waves simulated, about 40
+// cycles each). Its stores leave the
+// SM at once, so the time is what its traffic needs: 256 KB through an L2
+// of 64 KB, at 64 B/cycle of L2 (4096 cycles) and 32 B/cycle of DRAM for
+// the 192 KB that no longer fit the L2 (6144 cycles).
+TEST(KernelModel, WriteStreamTakesItsWriteBackTime) {
+  TimingParams p = params(1);
+  p.pipes[size_t(Pipe::Lsu)] = {4, 1};
+  p.l1_latency = 33;
+  p.l2_latency = 200;
+  p.dram_latency = 500;
+  p.l2_bytes = 64 << 10;
+  p.l2_bytes_per_cycle = 64;
+  p.dram_bytes_per_cycle = 32;
+  const uint32_t grid = 2048;
+  KernelModel m(p, {"init", {grid, 1, 1}, {32, 1, 1}, 32}, 64, {});
+  for (uint32_t c = 0; c < grid; ++c) {
+    if (!m.wanted(c)) continue;
+    auto t = std::make_unique<CtaTrace>();
+    t->cta_linear = c;
+    t->warps.resize(1);
+    TraceOp o;
+    o.pipe = Pipe::Lsu;
+    o.kind = OpKind::Global;
+    o.store = true;
+    o.slots = 0;
+    o.n_reads = 1;
+    o.n_lines = 1;
+    t->slots.push_back(1);
+    t->lines.push_back({uint64_t(c) * 128, 0b1111});
+    t->warps[0].ops.push_back(o);
+    m.add(std::move(t));
+  }
+  const auto k = m.finish();
+  EXPECT_TRUE(k.sampled);
+  EXPECT_EQ(k.cycles, 6144u);
+  EXPECT_DOUBLE_EQ(k.l2_bytes, double(grid) * 128);
+}
+
+// 4 SMs, one CTA each, every CTA reading the same 16 lines: the L2 fetches
+// them from DRAM once for all four (16 x 128 bytes in all), not once per SM.
+TEST(KernelModel, LinesEverySmReadsComeFromDramOnce) {
+  TimingParams p = params(4);
+  p.pipes[size_t(Pipe::Lsu)] = {4, 1};
+  p.l2_bytes = 1 << 20;
+  KernelModel m(p, {"k", {4, 1, 1}, {32, 1, 1}, 1}, 64, {});
+  for (uint32_t c = 0; c < 4; ++c) {
+    auto t = std::make_unique<CtaTrace>();
+    t->cta_linear = c;
+    t->warps.resize(1);
+    for (uint32_t i = 0; i < 16; ++i) {
+      TraceOp o;
+      o.pipe = Pipe::Lsu;
+      o.kind = OpKind::Global;
+      o.slots = uint32_t(t->slots.size());
+      o.n_writes = 1;
+      o.n_reads = 1;
+      o.lines = i;
+      o.n_lines = 1;
+      t->slots.insert(t->slots.end(), {2 + i, 1});
+      t->lines.push_back({uint64_t(i) * 128, 0b1111});
+      t->warps[0].ops.push_back(o);
+    }
+    m.add(std::move(t));
+  }
+  EXPECT_DOUBLE_EQ(m.finish().dram_bytes, 16.0 * 128);
+}
+
 TEST(KernelModel, IssueBoundStreamIsComputeBound) {
   // 4 warps (one per scheduler), 1000 independent FMAs each: every issue slot used.
   auto k = run(params(1), 1, 1, {}, 4, 1000, true);

@@ -47,6 +47,65 @@ TEST(MemorySystem, SerializedAtomicsCountAsL2Bytes) {
   EXPECT_EQ(m.stats().l2_bytes, 8u * 32);
 }
 
+// What a kernel's traffic costs at the least (MemorySystem::drain_floor),
+// with an L2 of 16 lines (2 KB) at 64 B/cycle and DRAM at 32 B/cycle.
+// Stores of 48 whole lines: 6144 B through the L2 (96 cycles), of which
+// 6144 - 2048 no longer fit and are written back during the kernel
+// (128 cycles of DRAM): 128. Standing for twice the traffic: (12288 -
+// 2048) / 32 = 320. Stores of 8 lines fit the L2 (written back after
+// the kernel): only the L2's 1024 / 64 = 16. Loads of 48 cold lines read
+// 6144 B from DRAM: 192.
+TEST(MemorySystem, DrainFloorChargesTheWriteBackThatDoesNotFitTheL2) {
+  auto floor = [](uint32_t lines, bool store, double scale) {
+    TimingParams p = params();
+    p.l2_bytes = 16 * 128;
+    p.l2_ways = 4;
+    MemorySystem m(p, 1.0);
+    for (uint32_t i = 0; i < lines; ++i) {
+      const LineAccess a{uint64_t(i) * 128, 0b1111};
+      store ? m.store(0, &a, 1) : m.load(0, &a, 1);
+    }
+    EXPECT_DOUBLE_EQ(m.stats().dirty_bytes, store ? lines * 128.0 : 0.0);
+    EXPECT_DOUBLE_EQ(m.stats().dram_read_bytes, store ? 0.0 : lines * 128.0);
+    return m.drain_floor(m.stats(), scale);
+  };
+  EXPECT_DOUBLE_EQ(floor(48, true, 1), 128.0);
+  EXPECT_DOUBLE_EQ(floor(48, true, 2), 320.0);
+  EXPECT_DOUBLE_EQ(floor(8, true, 1), 16.0);
+  EXPECT_DOUBLE_EQ(floor(48, false, 1), 192.0);
+}
+
+// An L2 of 64 lines (8 KB) of which this SM's share is 1/8 (8 lines), read
+// twice over a ring of 32 lines (one sector of each), 10000
+// cycles apart (queues idle). Private to the SM, the ring does not fit its
+// slice: the second round misses too (DRAM, 500). Shared by 8 SMs, the ring
+// stays in the L2 for all of them: the second round hits (200), and each
+// SM's part of the first round's DRAM reads is 32 x 32 / 8 = 128 bytes.
+TEST(MemorySystem, LinesSharedBySmsStayInTheWholeL2AndSplitTheirDramReads) {
+  auto second_round = [](bool shared) {
+    TimingParams p = params();
+    p.l1_bytes = 128;  // one line: re-reads reach the L2
+    p.l1_ways = 1;
+    p.l2_bytes = 64 * 128;
+    p.l2_ways = 4;
+    SharedLines lines;
+    if (shared)
+      for (uint64_t i = 0; i < 32; ++i) lines.sharers[i * 128] = 8;
+    MemorySystem m(p, 1.0 / 8, &lines);
+    double t = 0, latency = 0;
+    for (int round = 0; round < 2; ++round)
+      for (uint64_t i = 0; i < 32; ++i) {
+        const LineAccess a{i * 128, 0b0001};
+        const double done = m.load(t, &a, 1);
+        if (round == 1) latency = std::max(latency, done - t);
+        t += 10000;
+      }
+    return std::pair{latency, m.stats().dram_read_bytes};
+  };
+  EXPECT_EQ(second_round(false), std::pair(500.0, 64.0 * 32));
+  EXPECT_EQ(second_round(true), std::pair(200.0, 32.0 * 32 / 8));
+}
+
 }  // namespace
 
 // Near and far L2 partitions: an L1 of one line (so re-reads reach the L2),

@@ -14,7 +14,7 @@ TEST(BandwidthQueue, TransferThenLatencyAndQueueing) {
   EXPECT_DOUBLE_EQ(q.request(0, 32), 103.0);   // waits 2 cycles behind the first
   EXPECT_DOUBLE_EQ(q.request(10, 32), 111.0);  // server idle again
   EXPECT_DOUBLE_EQ(q.queueing_cycles(), 2.0);
-  EXPECT_EQ(q.bytes(), 128u);
+  EXPECT_DOUBLE_EQ(q.bytes(), 128.0);
 }
 
 TEST(BandwidthQueue, AStreamGetsExactlyTheBandwidth) {
