@@ -213,7 +213,7 @@ Status Runtime::memset_elements(void* dst, uint32_t value, size_t elem_size, siz
   if (auto c = graphs_->capture_forbid(stream)) return finish(*c);  // graph.cpp: not capturable yet
   if (fault_pending()) return finish(mem_->set_elements(dst, value, elem_size, count, false));  // behind a fault
   const Status s = mem_->set_elements(dst, value, elem_size, count);
-  if (timing_ && s == Status::Success) timing_->memset(count * elem_size, stream_ref(stream));
+  if (timing_ && s == Status::Success) timing_->memset(count * elem_size, stream_ref(stream), uint64_t(dst));
   return finish(s);
 }
 

@@ -71,7 +71,8 @@ Status Runtime::memcpy(void* dst, const void* src, size_t n, CopyKind kind, void
   // Queued behind a faulted kernel: checked, never run.
   if (fault_pending()) return finish(mem_->copy(dst, src, n, kind, false));
   const Status s = mem_->copy(dst, src, n, kind);
-  if (timing_ && s == Status::Success) timing_->copy(copy_path(dst, src, kind), n, stream_ref(stream), !async);
+  if (timing_ && s == Status::Success)
+    timing_->copy(copy_path(dst, src, kind), n, stream_ref(stream), !async, uint64_t(dst), uint64_t(src));
   return finish(s);
 }
 
@@ -143,7 +144,7 @@ Status Runtime::memset(void* dst, int value, size_t n, void* stream) {
   if (auto c = graphs_->capture_memset(dst, value, n, stream)) return finish(*c);  // graph.cpp
   if (fault_pending()) return finish(mem_->set(dst, value, n, false));  // queued behind a faulted kernel
   const Status s = mem_->set(dst, value, n);
-  if (timing_ && s == Status::Success) timing_->memset(n, stream_ref(stream));
+  if (timing_ && s == Status::Success) timing_->memset(n, stream_ref(stream), uint64_t(dst));
   return finish(s);
 }
 

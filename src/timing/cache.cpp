@@ -71,6 +71,13 @@ SectorCache::Outcome SectorCache::write(const LineAccess& a) {
   return o;
 }
 
+uint8_t SectorCache::present(const LineAccess& a) const {
+  const Way* set = &ways_[size_t(set_of(a.line)) * geo_.ways];
+  for (uint32_t w = 0; w < geo_.ways; ++w)
+    if (set[w].tag == a.line) return uint8_t(a.sectors & set[w].valid);
+  return 0;
+}
+
 void SectorCache::invalidate() {
   std::fill(ways_.begin(), ways_.end(), Way{});
 }

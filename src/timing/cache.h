@@ -41,6 +41,8 @@ class SectorCache {
   };
   Outcome read(const LineAccess& a);
   Outcome write(const LineAccess& a);
+  // The sectors of `a` it holds, without touching its LRU order.
+  uint8_t present(const LineAccess& a) const;
   void invalidate();  // drops every line (e.g. L1 between kernels)
   const CacheStats& stats() const { return stats_; }
   uint32_t sets() const { return sets_; }

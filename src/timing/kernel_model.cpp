@@ -49,6 +49,7 @@ void KernelModel::add(std::unique_ptr<CtaTrace> t) {
 
 KernelModel::SmRun KernelModel::simulate(const std::vector<const CtaTrace*>& ctas, double scale) const {
   MemorySystem mem(p_, l2_share(), &shared_);
+  mem.set_warm(warm_);
   SmRun r;
   r.stats = SmModel(p_, mem).run(ctas, shape_.resident_ctas_per_sm);
   r.mem = mem.stats();
@@ -76,6 +77,30 @@ void KernelModel::find_shared_lines(const std::map<uint32_t, std::vector<const C
   shared_.sharers.clear();
   for (const auto& [line, s] : seen)
     if (s.sms >= 2) shared_.sharers.emplace(line, std::min(double(sms_used_), double(s.sms) * per_simulated));
+  private_lines_ = seen.size() - shared_.sharers.size();
+}
+
+void KernelModel::leave_in(SectorCache& l2) const {
+  if (!traces_.empty() && traces_.size() < ctas_) {
+    const double sample = double(traces_.size()) / double(ctas_);
+    const double footprint =
+        double(shared_.sharers.size()) * kLineBytes + double(private_lines_) * kLineBytes / sample;
+    if (footprint >= double(l2.capacity_bytes())) {
+      l2.invalidate();
+      return;
+    }
+  }
+  for (const auto& trace : traces_) {
+    const CtaTrace& t = *trace;
+    for (const WarpTrace& w : t.warps)
+      for (const TraceOp& o : w.ops) {
+        if (o.kind != OpKind::Global && o.kind != OpKind::Atomic && o.kind != OpKind::AsyncCopy) continue;
+        for (uint32_t i = 0; i < o.n_lines; ++i) {
+          const LineAccess& a = t.lines[o.lines + i];
+          o.kind == OpKind::AsyncCopy || (o.kind == OpKind::Global && !o.store) ? l2.read(a) : l2.write(a);
+        }
+      }
+  }
 }
 
 KernelTiming KernelModel::finish() {

@@ -75,6 +75,16 @@ class KernelModel {
   // Thread-safe: the recorder's sink.
   void add(std::unique_ptr<CtaTrace> t);
   KernelTiming finish();
+  // What earlier launches left in the L2 (timing/memory_system.h), for this one's SMs.
+  void set_warm(const SectorCache* warm) { warm_ = warm; }
+  // After finish(): what the launch leaves in `l2` (the whole chip's) for
+  // the next one. Every line the simulated CTAs read or wrote goes
+  // through it in CTA order. A sampled launch whose estimated footprint
+  // (its lines shared by SMs, plus its other lines scaled from the sample
+  // to the grid) exceeds the L2 empties it instead: the L2 then holds the
+  // grid's last lines, those of CTAs the sample (its first waves) did not
+  // simulate, whose lines are not known.
+  void leave_in(SectorCache& l2) const;
 
  private:
   struct SmRun {
@@ -98,6 +108,8 @@ class KernelModel {
   std::mutex mu_;
   std::vector<std::unique_ptr<CtaTrace>> traces_;
   SharedLines shared_;
+  uint64_t private_lines_ = 0;  // distinct lines of the simulated CTAs not shared by SMs
+  const SectorCache* warm_ = nullptr;
 };
 
 }  // namespace softgpu::timing

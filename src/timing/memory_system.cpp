@@ -60,6 +60,11 @@ double MemorySystem::to_l2(double t, const LineAccess& a, bool write) {
   const double sharers = shared_ ? shared_->sharers_of(a.line) : 0;
   SectorCache& l2 = sharers > 0 ? *shared_l2_ : l2_;
   auto o = write ? l2.write(a) : l2.read(a);
+  if (!write && o.miss && warm_) {
+    const uint8_t left = warm_->present({a.line, o.miss});  // by an earlier launch
+    o.hit |= left;
+    o.miss &= uint8_t(~left);
+  }
   stats_.l2_hit_sectors += popc(o.hit);
   stats_.l2_miss_sectors += popc(o.miss);
   if (near_) {

@@ -75,6 +75,11 @@ class MemorySystem {
 
   const MemoryStats& stats() const { return stats_; }
 
+  // What earlier launches left in the L2 (the whole chip's; it must
+  // outlive this): a sector this SM's caches miss but `warm` holds is an
+  // L2 hit, not a DRAM read. Read only, never filled from here.
+  void set_warm(const SectorCache* warm) { warm_ = warm; }
+
   // The least time this SM's share of the L2 and of DRAM needs to move
   // `s`'s traffic, scaled by `scale` (the waves it stands for): every L2
   // byte at the L2's bandwidth; every DRAM read, and every dirty byte that
@@ -93,6 +98,7 @@ class MemorySystem {
   SectorCache &l1_, &l2_;  // own_'s or the shared ones
   SectorCache* near_;      // the near L2 partition's contents, or null (one partition)
   const SharedLines* shared_ = nullptr;
+  const SectorCache* warm_ = nullptr;
   std::optional<SectorCache> shared_l2_;  // the shared lines' part of the L2
   BandwidthQueue l1q_, smemq_, l2q_, dramq_;
   MemoryStats stats_;

@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "program/facts.h"
+#include "timing/schedule.h"
 #include "timing/smem_banks.h"
 #include "timing/warp_clock.h"
 
@@ -115,7 +116,7 @@ void* TraceRecorder::cta_begin(uint32_t cta_linear, Dim3, uint32_t warps) {
     c->trace->cta_linear = cta_linear;
     c->trace->warps.resize(warps);
   }
-  if (clocks_) c->clock = std::make_unique<CtaClock>(*clock_->params, clock_->l2_share, warps);
+  if (clocks_) c->clock = std::make_unique<CtaClock>(*clock_->params, clock_->l2_share, warps, clock_->warm);
   return c;
 }
 
@@ -148,7 +149,10 @@ bool TraceRecorder::read_clock(const exec::WarpRef& w, void* ctx, exec::ClockRea
 
 void TraceRecorder::cta_end(uint32_t, void* ctx) {
   std::unique_ptr<RecorderCta> c(static_cast<RecorderCta*>(ctx));
-  if (c && c->trace) sink_(std::move(c->trace));
+  if (c && c->trace) {
+    hoist_loads(*c->trace);  // the SM model issues in the compiler's order (timing/schedule.h)
+    sink_(std::move(c->trace));
+  }
 }
 
 }  // namespace softgpu::timing

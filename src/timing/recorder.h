@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "exec/listener.h"
+#include "timing/cache.h"
 #include "timing/params.h"
 #include "timing/trace.h"
 
@@ -21,6 +22,7 @@ struct ClockSetup {
   const TimingParams* params = nullptr;  // must outlive the recorder
   double l2_share = 1;       // of each SM (timing/kernel_model.h)
   double start_cycle = 0;    // the launch's first cycle on the simulated timeline
+  const SectorCache* warm = nullptr;  // what earlier launches left in the L2 (or null)
 };
 
 class TraceRecorder : public exec::ExecutionListener {

@@ -50,7 +50,9 @@ exec::ExecutionListener* TimingSession::begin_launch(const LaunchShape& shape, S
   KernelModel* m = active_->model.get();
   // %clock and %globaltimer count from the kernel's start on the timeline
   // (its stream's end and one launch overhead; timing/warp_clock.h).
-  const ClockSetup clock{&active_->params, m->l2_share(), stream_end(stream) + params_.kernel_launch_cycles};
+  m->set_warm(&l2());
+  const ClockSetup clock{&active_->params, m->l2_share(), stream_end(stream) + params_.kernel_launch_cycles,
+                         l2_.get()};
   active_->recorder = std::make_unique<TraceRecorder>([m](std::unique_ptr<CtaTrace> t) { m->add(std::move(t)); },
                                                       [m](uint32_t c) { return m->wanted(c); }, clock);
   return active_->recorder.get();
@@ -58,6 +60,7 @@ exec::ExecutionListener* TimingSession::begin_launch(const LaunchShape& shape, S
 
 const KernelTiming& TimingSession::end_launch() {
   KernelTiming k = active_ ? active_->model->finish() : KernelTiming{};
+  if (active_) active_->model->leave_in(l2());
   active_.reset();
   launch_overhead_cycles_ += params_.kernel_launch_cycles;
   run_on_sms(launch_stream_, std::max<uint32_t>(k.sms_used, 1), params_.kernel_launch_cycles + double(k.cycles));
@@ -65,7 +68,33 @@ const KernelTiming& TimingSession::end_launch() {
   return done_.back();
 }
 
-void TimingSession::copy(CopyPath path, uint64_t bytes, StreamRef stream, bool host_waits) {
+SectorCache& TimingSession::l2() {
+  if (!l2_)
+    l2_ = std::make_unique<SectorCache>(CacheGeometry{params_.l2_bytes, params_.l2_ways, true},
+                                        WritePolicy::WriteBackAllocate);
+  return *l2_;
+}
+
+void TimingSession::through_l2(uint64_t addr, uint64_t bytes, bool write) {
+  if (!addr || !bytes) return;
+  const uint64_t keep = std::min<uint64_t>(bytes, params_.l2_bytes);
+  const uint64_t begin = addr + bytes - keep, end = addr + bytes;
+  SectorCache& c = l2();
+  if (bytes >= params_.l2_bytes) c.invalidate();  // it replaced everything the L2 held
+  for (uint64_t line = begin / kLineBytes * kLineBytes; line < end; line += kLineBytes) {
+    uint8_t sectors = 0;
+    for (uint32_t s = 0; s < kSectorsPerLine; ++s) {
+      const uint64_t lo = line + uint64_t(s) * kSectorBytes;
+      if (lo + kSectorBytes > begin && lo < end) sectors |= uint8_t(1u << s);
+    }
+    write ? c.write({line, sectors}) : c.read({line, sectors});
+  }
+}
+
+void TimingSession::copy(CopyPath path, uint64_t bytes, StreamRef stream, bool host_waits, uint64_t dst,
+                         uint64_t src) {
+  if (path == CopyPath::DeviceToHost || path == CopyPath::DeviceToDevice) through_l2(src, bytes, false);
+  if (path == CopyPath::HostToDevice || path == CopyPath::DeviceToDevice) through_l2(dst, bytes, true);
   double rate = 0;
   Engine e = kD2D;
   switch (path) {
@@ -82,7 +111,8 @@ void TimingSession::copy(CopyPath path, uint64_t bytes, StreamRef stream, bool h
   if (host_waits) host_ = std::max(host_, end);
 }
 
-void TimingSession::memset(uint64_t bytes, StreamRef stream) {
+void TimingSession::memset(uint64_t bytes, StreamRef stream, uint64_t dst) {
+  through_l2(dst, bytes, true);
   if (params_.d2d_bytes_per_cycle <= 0) return;
   const double c = params_.kernel_launch_cycles + double(bytes) / params_.d2d_bytes_per_cycle;  // writes only
   copy_cycles_ += c;

@@ -48,10 +48,15 @@ class TimingSession {
   // Ends it; its stream moves on by the launch overhead and the kernel's time.
   const KernelTiming& end_launch();
   // A copy on `stream`; host_waits: the host waits for it (cudaMemcpy).
-  void copy(CopyPath path, uint64_t bytes, StreamRef stream = {}, bool host_waits = true);
+  // `dst`/`src`: the device addresses it writes and reads (0: not device
+  // memory, or not one contiguous range): they pass through the L2 (it is
+  // memory-side), which keeps what the copy wrote for the next launch.
+  void copy(CopyPath path, uint64_t bytes, StreamRef stream = {}, bool host_waits = true, uint64_t dst = 0,
+            uint64_t src = 0);
   // cudaMemset*: a kernel writing `bytes` at device bandwidth on the compute
-  // engine (with a launch's overhead); the host does not wait for it.
-  void memset(uint64_t bytes, StreamRef stream = {});
+  // engine (with a launch's overhead); the host does not wait for it. Its
+  // lines at `dst` (when given) stay in the L2 as a copy's do.
+  void memset(uint64_t bytes, StreamRef stream = {}, uint64_t dst = 0);
   // When work issued to `stream` so far completes (an event recorded now), us.
   double stream_time_us(StreamRef stream) const { return stream_end(stream) / clock_mhz(); }
   // cudaStreamWaitEvent: later work on `stream` starts after `event_us`.
@@ -78,6 +83,13 @@ class TimingSession {
   SamplingPolicy sampling_;
   std::unique_ptr<Active> active_;
   std::vector<KernelTiming> done_;
+  // The whole L2 as the launches so far left it (caches persist across
+  // launches on a GPU); each launch reads it, then adds what it touched.
+  std::unique_ptr<SectorCache> l2_;
+  SectorCache& l2();
+  // A copy or memset's device range through the L2 (only its last L2's
+  // worth can still be there after it).
+  void through_l2(uint64_t addr, uint64_t bytes, bool write);
   // The timeline, in cycles: the host's clock, each stream's end, the copy
   // engines' (H2D, D2H, D2D) and each SM's next free cycle.
   enum Engine : uint8_t { kH2D, kD2H, kD2D, kEngines };

@@ -8,14 +8,17 @@
 
 namespace softgpu::timing {
 
-CtaClock::CtaClock(const TimingParams& p, double l2_share, uint32_t warps)
-    : p_(p), share_(l2_share), caches_(p, l2_share) {
+CtaClock::CtaClock(const TimingParams& p, double l2_share, uint32_t warps, const SectorCache* warm)
+    : p_(p), share_(l2_share), caches_(p, l2_share), warm_(warm) {
   warps_.reserve(std::max<uint32_t>(warps, 1));
-  for (uint32_t i = 0; i < warps; ++i) warps_.emplace_back(MemorySystem(p_, share_, caches_));
+  for (uint32_t i = 0; i < warps; ++i) warp(i);
 }
 
 CtaClock::Warp& CtaClock::warp(uint32_t w) {
-  while (warps_.size() <= w) warps_.emplace_back(MemorySystem(p_, share_, caches_));
+  while (warps_.size() <= w) {
+    warps_.emplace_back(MemorySystem(p_, share_, caches_));
+    warps_.back().mem.set_warm(warm_);
+  }
   return warps_[w];
 }
 

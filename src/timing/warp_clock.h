@@ -27,8 +27,9 @@ namespace softgpu::timing {
 class CtaClock {
  public:
   // `l2_share`: the part of the L2 and its bandwidths the CTA's SM gets
-  // (as the kernel model gives each SM of the launch).
-  CtaClock(const TimingParams& p, double l2_share, uint32_t warps);
+  // (as the kernel model gives each SM of the launch); `warm`: what earlier
+  // launches left in the L2 (MemorySystem::set_warm), or null.
+  CtaClock(const TimingParams& p, double l2_share, uint32_t warps, const SectorCache* warm = nullptr);
   // Warp `w` executed `op` (its register slots and lines in `t`).
   void step(uint32_t w, const CtaTrace& t, const TraceOp& op);
   // A CTA barrier released these warps (bit i = warp i): they go on after
@@ -50,6 +51,7 @@ class CtaClock {
   const TimingParams& p_;
   double share_;
   Caches caches_;
+  const SectorCache* warm_ = nullptr;
   std::vector<Warp> warps_;
 };
 

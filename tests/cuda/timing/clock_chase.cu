@@ -66,6 +66,15 @@ int main(int argc, char** argv) {
     std::vector<void*> ring(n, nullptr);
     for (size_t i = 0; i < n; i += s) ring[i] = dring + (i + s) % n;
     CHECK(cudaMemcpy(dring, ring.data(), L.bytes, cudaMemcpyHostToDevice));
+    if (L.warm == 0) {
+      // The copy went through the L2 (it is memory-side) and left the
+      // ring's end there: write twice the L2 elsewhere so that every step
+      // of the DRAM level misses.
+      void* scratch;
+      CHECK(cudaMalloc(&scratch, size_t(l2_bytes) * 2));
+      CHECK(cudaMemset(scratch, 0, size_t(l2_bytes) * 2));
+      CHECK(cudaFree(scratch));
+    }
     chase<<<1, 1>>>(dring, L.warm, L.steps, dend, dcycles, dns);
     CHECK(cudaGetLastError());
     const void* end = nullptr;

@@ -37,3 +37,9 @@ foreach(gpu h100 l4)
   cuda_test(timing_clock_${gpu} timing_clock RUN_OPTS "--timing@@--gpu@@${gpu}" ARGS "${_lat}"
             STDOUT_REGEX "PASS timing_clock" TIMEOUT 300)
 endforeach()
+# The validation kernels (scripts/native-validate.sh: measured natively,
+# predicted under --timing): they run under the model and check their
+# results, at a small size (the script runs the published sizes).
+softgpu_cuda_program(validation_kernels SOURCES timing/validation_kernels.cu ARCH -arch=sm_90)
+cuda_test(validation_kernels validation_kernels RUN_OPTS "--timing@@--gpu@@h200" ARGS "--n@@1048576@@--reps@@1@@--passes@@2"
+          STDOUT_REGEX "kernel=stream.triad.b1024 us=[0-9.]+ value=[0-9.]+ unit=GB/s@@kernel=chase.dram us=[0-9.]+ value=[0-9.]+ unit=cycles/load@@PASS validation_kernels" TIMEOUT 600)

@@ -122,6 +122,19 @@ TEST(KernelModel, WriteStreamTakesItsWriteBackTime) {
   EXPECT_TRUE(k.sampled);
   EXPECT_EQ(k.cycles, 6144u);
   EXPECT_DOUBLE_EQ(k.l2_bytes, double(grid) * 128);
+  // What it leaves in the chip's L2: its 256 KB (the sample's 32 KB over
+  // its eighth of the grid) fill an L2 of 64 KB many times over, with lines
+  // of CTAs the sample did not simulate: it is emptied (the line an earlier
+  // launch left there too). An L2 of 1 MB keeps the sample's lines.
+  SectorCache small({64 << 10, 16, true}, WritePolicy::WriteBackAllocate), big({1 << 20, 16, true}, WritePolicy::WriteBackAllocate);
+  small.write({1 << 30, 0b1111});
+  m.leave_in(small);
+  m.leave_in(big);
+  EXPECT_EQ(small.present({1 << 30, 0b1111}), 0);
+  EXPECT_EQ(small.present({0, 0b1111}), 0);
+  EXPECT_EQ(big.present({0, 0b1111}), 0b1111);
+  EXPECT_EQ(big.present({255 * 128, 0b1111}), 0b1111);  // the sample's last CTA
+  EXPECT_EQ(big.present({256 * 128, 0b1111}), 0);       // not simulated
 }
 
 // 4 SMs, one CTA each, every CTA reading the same 16 lines: the L2 fetches
@@ -151,6 +164,35 @@ TEST(KernelModel, LinesEverySmReadsComeFromDramOnce) {
     m.add(std::move(t));
   }
   EXPECT_DOUBLE_EQ(m.finish().dram_bytes, 16.0 * 128);
+}
+
+// A launch leaves what it read and wrote in the chip's L2 (leave_in), for
+// the next launch's set_warm: the sectors it loaded, and those it stored.
+TEST(KernelModel, ALaunchLeavesItsLinesInTheL2) {
+  TimingParams p = params(1);
+  KernelModel m(p, {"k", {1, 1, 1}, {32, 1, 1}, 1}, 64, {});
+  auto t = std::make_unique<CtaTrace>();
+  t->warps.resize(1);
+  for (uint32_t i = 0; i < 2; ++i) {
+    TraceOp o;
+    o.pipe = Pipe::Lsu;
+    o.kind = OpKind::Global;
+    o.store = i == 1;
+    o.slots = uint32_t(t->slots.size());
+    o.n_reads = 1;
+    o.lines = i;
+    o.n_lines = 1;
+    t->slots.push_back(1);
+    t->lines.push_back({0x1000u + 128 * i, uint8_t(i ? 0b1100 : 0b0011)});
+    t->warps[0].ops.push_back(o);
+  }
+  m.add(std::move(t));
+  m.finish();
+  SectorCache l2({1 << 20, 16, true}, WritePolicy::WriteBackAllocate);
+  m.leave_in(l2);
+  EXPECT_EQ(l2.present({0x1000, 0b1111}), 0b0011);
+  EXPECT_EQ(l2.present({0x1080, 0b1111}), 0b1100);
+  EXPECT_EQ(l2.present({0x1100, 0b1111}), 0);
 }
 
 TEST(KernelModel, IssueBoundStreamIsComputeBound) {

@@ -106,6 +106,23 @@ TEST(MemorySystem, LinesSharedBySmsStayInTheWholeL2AndSplitTheirDramReads) {
   EXPECT_EQ(second_round(true), std::pair(200.0, 32.0 * 32 / 8));
 }
 
+// What an earlier launch left in the L2 (MemorySystem::set_warm): a
+// sector this SM's own caches have never seen but the chip's L2 holds is
+// an L2 hit (200 cycles), without a DRAM read; a sector it lacks (the
+// line's second) comes from DRAM (500). `warm` is only read.
+TEST(MemorySystem, WhatAnEarlierLaunchLeftInTheL2IsAnL2Hit) {
+  TimingParams p = params();
+  SectorCache warm({1 << 20, 16, true}, WritePolicy::WriteBackAllocate);
+  warm.write({0x4000, 0b0001});
+  MemorySystem m(p, 1.0);
+  m.set_warm(&warm);
+  const LineAccess first{0x4000, 0b0001}, second{0x4000, 0b0010};
+  EXPECT_DOUBLE_EQ(m.load(0, &first, 1), 200.0);
+  EXPECT_DOUBLE_EQ(m.load(10000, &second, 1) - 10000, 500.0);
+  EXPECT_DOUBLE_EQ(m.stats().dram_read_bytes, 32.0);
+  EXPECT_EQ(warm.present({0x4000, 0b1111}), 0b0001);
+}
+
 }  // namespace
 
 // Near and far L2 partitions: an L1 of one line (so re-reads reach the L2),
