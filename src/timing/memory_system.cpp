@@ -57,9 +57,8 @@ double MemorySystem::to_l2(double t, const LineAccess& a, bool write) {
   const uint64_t bytes = uint64_t(popc(a.sectors)) * kSectorBytes;
   stats_.l2_bytes += bytes;
   double done = l2q_.request(t, bytes);
-  const double sharers = shared_ ? shared_->sharers_of(a.line) : 0;
-  SectorCache& l2 = sharers > 0 ? *shared_l2_ : l2_;
-  auto o = write ? l2.write(a) : l2.read(a);
+  const L2Home h = home(a.line);
+  auto o = write ? h.cache.write(a) : h.cache.read(a);
   if (!write && o.miss && warm_) {
     const uint8_t left = warm_->present({a.line, o.miss});  // by an earlier launch
     o.hit |= left;
@@ -83,10 +82,9 @@ double MemorySystem::to_l2(double t, const LineAccess& a, bool write) {
   // sampled run sees it before the L2 fills), not again at the eviction.
   // A shared line moves between DRAM and the L2 once for all its sharers:
   // each pays its part of the transfer (and the whole latency).
-  const double part = sharers > 0 ? 1 / sharers : 1;
-  charge_write_back(t, o.newly_dirty, part);
+  charge_write_back(t, o.newly_dirty, h.part);
   if (o.miss && !write) {
-    const double rd = double(popc(o.miss)) * kSectorBytes * part;
+    const double rd = double(popc(o.miss)) * kSectorBytes * h.part;
     stats_.dram_bytes += rd;
     stats_.dram_read_bytes += rd;
     done = std::max(done, dramq_.request(t, rd));
@@ -102,9 +100,15 @@ void MemorySystem::charge_write_back(double t, uint8_t newly_dirty, double part)
   dramq_.request(t, wb);
 }
 
+MemorySystem::L2Home MemorySystem::home(uint64_t line) {
+  const double sharers = shared_ ? shared_->sharers_of(line) : 0;
+  if (sharers > 0) return {*shared_l2_, 1 / sharers};
+  return {l2_, 1};
+}
+
 double MemorySystem::drain_floor(const MemoryStats& s, double scale) const {
-  const double write_back = std::max(0.0, double(s.dirty_bytes) * scale - double(l2_.capacity_bytes()));
-  const double dram = (double(s.dram_read_bytes) * scale + write_back) / dramq_.bytes_per_cycle();
+  const double write_back = std::max(0.0, s.dirty_bytes * scale - double(l2_.capacity_bytes()));
+  const double dram = (s.dram_read_bytes * scale + write_back) / dramq_.bytes_per_cycle();
   return std::max(dram, double(s.l2_bytes) * scale / l2q_.bytes_per_cycle());
 }
 
@@ -137,8 +141,8 @@ double MemorySystem::atomic(double t, const LineAccess* lines, uint32_t n, uint3
   for (uint32_t i = 0; i < n; ++i) {
     // The read half brings the line into the L2 if needed; the write half dirties it.
     done = std::max(done, to_l2(t, lines[i], false));
-    const double sharers = shared_ ? shared_->sharers_of(lines[i].line) : 0;
-    charge_write_back(t, (sharers > 0 ? *shared_l2_ : l2_).write(lines[i]).newly_dirty, sharers > 0 ? 1 / sharers : 1);
+    const L2Home h = home(lines[i].line);
+    charge_write_back(t, h.cache.write(lines[i]).newly_dirty, h.part);
   }
   // Lanes on one address serialize at the L2: each further update of that
   // word is one more read-modify-write of its sector, so it takes a sector's

@@ -91,6 +91,13 @@ class MemorySystem {
 
  private:
   double to_l2(double t, const LineAccess& a, bool write);  // L2 (and DRAM behind it); returns done
+  // The cache holding `line` in this SM's view of the L2 (the shared lines'
+  // or its own slice), and the part of the line's DRAM traffic it pays.
+  struct L2Home {
+    SectorCache& cache;
+    double part;
+  };
+  L2Home home(uint64_t line);
   void charge_write_back(double t, uint8_t newly_dirty, double part = 1);
   MemorySystem(const TimingParams& p, double share, std::unique_ptr<Caches> own, Caches* shared);
   const TimingParams& p_;

@@ -50,9 +50,10 @@ exec::ExecutionListener* TimingSession::begin_launch(const LaunchShape& shape, S
   KernelModel* m = active_->model.get();
   // %clock and %globaltimer count from the kernel's start on the timeline
   // (its stream's end and one launch overhead; timing/warp_clock.h).
-  m->set_warm(&l2());
-  const ClockSetup clock{&active_->params, m->l2_share(), stream_end(stream) + params_.kernel_launch_cycles,
-                         l2_.get()};
+  // Both read what earlier launches left in the L2.
+  const SectorCache* warm = &l2();
+  m->set_warm(warm);
+  const ClockSetup clock{&active_->params, m->l2_share(), stream_end(stream) + params_.kernel_launch_cycles, warm};
   active_->recorder = std::make_unique<TraceRecorder>([m](std::unique_ptr<CtaTrace> t) { m->add(std::move(t)); },
                                                       [m](uint32_t c) { return m->wanted(c); }, clock);
   return active_->recorder.get();

@@ -91,12 +91,12 @@ struct Timer {
 
 int reps = 3;
 
-// Best of `reps` runs of `launch` between two events, in microseconds; < 0 on error.
+// Best of `runs` runs of `launch` between two events, in microseconds; < 0 on error.
 template <class F>
-double time_us(F launch) {
+double time_us(F launch, int runs = reps) {
   Timer t;
   double best = -1;
-  for (int r = 0; r < reps; ++r) {
+  for (int r = 0; r < runs; ++r) {
     if (cudaEventRecord(t.a) != cudaSuccess) return -1;
     launch();
     if (cudaGetLastError() != cudaSuccess || cudaEventRecord(t.b) != cudaSuccess ||
@@ -189,10 +189,8 @@ int chase_level(const char* name, size_t bytes, size_t stride, unsigned steps, b
     chase<<<1, 1>>>(ring, unsigned(links), end, cycles);
     CHECK(cudaDeviceSynchronize());
   }
-  const int saved = reps;
-  reps = 1;  // a second lap would find the DRAM ring's start in the L2
-  const double us = time_us([&] { chase<<<1, 1>>>(ring, steps, end, cycles); });
-  reps = saved;
+  // Once: a second run would find the DRAM ring's start in the L2.
+  const double us = time_us([&] { chase<<<1, 1>>>(ring, steps, end, cycles); }, 1);
   long long c = 0;
   unsigned e = 0;
   CHECK(cudaMemcpy(&c, cycles, 8, cudaMemcpyDeviceToHost));
