@@ -1,7 +1,8 @@
 // Functional-execution speed: warp instructions per second on the kernels of
 // data/bench_kernels.cu (ALU-bound, triad, tiled SGEMM, five-point stencil,
-// reduction with atomics, GELU, 8-bit convolution, Mandelbrot), with 1 and 2 host threads, beside the same
-// algorithms compiled natively with -O3 (native.cpp).
+// one thread per element, reduction with atomics, GELU, 8-bit convolution,
+// Mandelbrot), with 1 and 2 host threads, beside the same algorithms
+// compiled natively with -O3 (native.cpp).
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -238,6 +239,29 @@ void BM_Stencil(benchmark::State& state) {
 }
 BENCHMARK(BM_Stencil)->Apply(sim_args)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// One thread per element over 16 Mi floats (65,536 CTAs of 256 threads):
+// y = x + y, x small integers and y zero at first, so after k launches y is
+// exactly k x whatever the order.
+constexpr int kElemN = 1 << 24;
+void BM_Elementwise(benchmark::State& state) {
+  if (!loaded().prog) { state.SkipWithError("PTX did not load"); return; }
+  static std::vector<float> xs = [] {
+    std::vector<float> v(kElemN);
+    for (size_t i = 0; i < v.size(); ++i) v[i] = float(i % 16);
+    return v;
+  }();
+  static float* x = loaded().upload(xs);
+  static float* y = static_cast<float*>(loaded().alloc(size_t(kElemN) * 4));
+  if (!x || !loaded().clear(y, kElemN)) { state.SkipWithError("upload failed"); return; }
+  auto cfg = config("saxpy1", Dim3{kElemN / 256}, Dim3{256}, x, y, 1.0f, kElemN);
+  if (!run(state, "saxpy1", cfg)) return;
+  const float launches = float(state.iterations() + (state.range(1) != 0 ? 1 : 0));
+  std::vector<float> want(xs.size());
+  for (size_t i = 0; i < xs.size(); ++i) want[i] = launches * xs[i];
+  check_close(state, y, want, 0);
+}
+BENCHMARK(BM_Elementwise)->Apply(sim_args)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 // Sum of 4 Mi floats: grid-stride partial sums, a shared-memory tree per
 // block, one atomicAdd per block (1024 x 256 threads). The values are small
 // integers, so every partial sum is exact and any order gives the same sum.
@@ -471,6 +495,15 @@ void BM_NativeTriad(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_NativeTriad)->Unit(benchmark::kMillisecond);
+
+void BM_NativeElementwise(benchmark::State& state) {
+  std::vector<float> x(kElemN, 1.f), y(kElemN, 0.f);
+  for (auto _ : state) {
+    for (size_t i = 0; i < size_t(kElemN); ++i) y[i] = 1.0f * x[i] + y[i];
+    benchmark::DoNotOptimize(y.data());
+  }
+}
+BENCHMARK(BM_NativeElementwise)->Unit(benchmark::kMillisecond);
 
 void BM_NativeSgemm(benchmark::State& state) {
   std::vector<float> c(size_t(kGemmN) * kGemmN);

@@ -135,24 +135,46 @@ struct ClusterRun {
   uint32_t done = 0;  // CTAs finished
 };
 
-// Register storage of the finished warps of one host thread's CTAs, for its
-// next CTAs. A 512-thread CTA holds up to a megabyte of registers; freed at
-// every CTA's end, it lets malloc give the top of its heap back to the
-// system and the next CTA fault it in again page by page (docs/performance.md,
-// 2026-12-02, srad).
-using SpareRegisters = std::vector<std::vector<uint64_t>>;
+// What one host thread keeps of its finished clusters for its next ones:
+// their ClusterRun, Cta and Warp objects and the storage they hold. A
+// 512-thread CTA holds up to a megabyte of registers; freed at every CTA's
+// end, it lets malloc give the top of its heap back to the system and the
+// next CTA fault it in again page by page (docs/performance.md, 2026-12-02,
+// srad); and a short kernel's CTA spent most of its host time building and
+// freeing these objects (issue 22).
+struct Spares {
+  std::vector<std::unique_ptr<Warp>> warps;
+  std::vector<std::unique_ptr<ClusterRun>> clusters;
+};
 
-std::unique_ptr<ClusterRun> make_cluster(LaunchState& L, uint32_t id, SpareRegisters& spare) {
+std::unique_ptr<ClusterRun> make_cluster(LaunchState& L, uint32_t id, Spares& spare) {
   const Dim3 cd = L.cluster;
   const Dim3 ncl{L.grid.x / cd.x, L.grid.y / cd.y, L.grid.z / cd.z};
   const uint32_t csize = uint32_t(cd.count());
-  auto cr = std::make_unique<ClusterRun>();
+  std::unique_ptr<ClusterRun> cr;
+  if (!spare.clusters.empty()) {
+    cr = std::move(spare.clusters.back());
+    spare.clusters.pop_back();
+    cr->cluster.ctas.clear();
+    cr->cluster.arrived = 0;
+    cr->cluster.phase = 0;
+    cr->done = 0;
+  } else {
+    cr = std::make_unique<ClusterRun>();
+  }
   Cluster& c = cr->cluster;
   c.id = Dim3{id % ncl.x, (id / ncl.x) % ncl.y, id / (ncl.x * ncl.y)};
   cr->runs.resize(csize);
   for (uint32_t r = 0; r < csize; ++r) {
     CtaRun& run = cr->runs[r];
-    run.cta = std::make_unique<Cta>();
+    run.done = false;
+    if (run.cta) {
+      std::vector<std::byte> shared = std::move(run.cta->shared);
+      *run.cta = Cta{};
+      run.cta->shared = std::move(shared);
+    } else {
+      run.cta = std::make_unique<Cta>();
+    }
     Cta& cta = *run.cta;
     cta.cluster = &c;
     cta.cluster_rank = r;
@@ -166,14 +188,16 @@ std::unique_ptr<ClusterRun> make_cluster(LaunchState& L, uint32_t id, SpareRegis
     c.ctas.push_back(&cta);
     const uint32_t nwarps = (cta.nthreads + kWarpSize - 1) / kWarpSize;
     if ((run.listener = L.opts->listener)) cta.listener_ctx = run.listener->cta_begin(cta.linear, cta.ctaid, nwarps);
+    run.warps.clear();
     for (uint32_t w = 0; w < nwarps; ++w) {
-      std::vector<uint64_t> regs;
-      if (!spare.empty()) {
-        regs = std::move(spare.back());
-        spare.pop_back();
+      const uint32_t nlanes = std::min(kWarpSize, cta.nthreads - w * kWarpSize);
+      if (!spare.warps.empty()) {
+        run.warps.push_back(std::move(spare.warps.back()));
+        spare.warps.pop_back();
+        run.warps.back()->restart(cta, w, nlanes);
+      } else {
+        run.warps.push_back(std::make_unique<Warp>(L, cta, w, nlanes));
       }
-      run.warps.push_back(
-          std::make_unique<Warp>(L, cta, w, std::min(kWarpSize, cta.nthreads - w * kWarpSize), std::move(regs)));
     }
     cta.warps = &run.warps;
   }
@@ -190,7 +214,7 @@ struct Round {
 
 // Runs each ready warp of the cluster's CTAs for a quantum, releases
 // barriers, retires finished CTAs.
-void run_round(LaunchState& L, ClusterRun& cr, Round& rd, SpareRegisters& spare) {
+void run_round(LaunchState& L, ClusterRun& cr, Round& rd, Spares& spare) {
   auto& runs = cr.runs;
   for (size_t i = 0; i < runs.size(); ++i) {
     CtaRun& run = runs[i];
@@ -216,8 +240,11 @@ void run_round(LaunchState& L, ClusterRun& cr, Round& rd, SpareRegisters& spare)
       run.done = true;
       ++cr.done;
       L.ctas_done.fetch_add(1, std::memory_order_relaxed);
-      for (auto& w : run.warps) spare.push_back(w->release_registers());
-      run.warps.clear();  // the Cta itself stays: cluster peers may name its shared memory
+      // Its warps serve the next CTAs; the Cta itself stays: cluster peers
+      // may name its shared memory.
+      // (Last first, so that warp 0 gets warp 0 back: its thread ids hold.)
+      for (auto w = run.warps.rbegin(); w != run.warps.rend(); ++w) spare.warps.push_back(std::move(*w));
+      run.warps.clear();
       run.end();
     }
   }
@@ -280,7 +307,7 @@ constexpr uint64_t kAdmitAfter = 1ull << 24;
 template <class Next>
 void run_clusters(LaunchState& L, Next&& next, size_t slots, size_t start) {
   Monitor mon(L);
-  SpareRegisters spare;
+  Spares spare;
   std::vector<std::unique_ptr<ClusterRun>> active;
   auto admit = [&] {
     std::optional<uint32_t> id = next();
@@ -318,7 +345,11 @@ void run_clusters(LaunchState& L, Next&& next, size_t slots, size_t start) {
     if (finished) {
       since_done = 0;
       const size_t before = active.size();
-      std::erase_if(active, [](const auto& cr) { return cr->done == cr->runs.size(); });
+      std::erase_if(active, [&](auto& cr) {
+        if (cr->done != cr->runs.size()) return false;
+        spare.clusters.push_back(std::move(cr));
+        return true;
+      });
       for (size_t i = active.size(); i < before; ++i)
         if (!admit()) break;
       continue;

@@ -61,8 +61,8 @@ void Warp::report_step(const Function& f, uint32_t pc, const Inst& in, uint32_t 
     mem.push_back({g.space, kind_of(in, g.write, g.space), g.bytes, g.lanes, g.addr.data()});
 
   WarpStep st;
-  st.warp = {cta_.linear, warp_id_};
-  st.cta_context = cta_.listener_ctx;
+  st.warp = {cta_->linear, warp_id_};
+  st.cta_context = cta_->listener_ctx;
   st.function = uint32_t(&f - L_.lp->prog.functions.data());
   st.pc = pc;
   st.fn = &f;

@@ -45,7 +45,7 @@ std::string Warp::assert_line(uint64_t msg, uint64_t file, uint32_t line, uint64
       !read_cstring(func, kMaxString, lane, fn))
     return {};
   return fmt::format("{}:{}: {}: block: [{},{},{}], thread: [{},{},{}] Assertion `{}` failed.\n", f, line, fn,
-                     cta_.ctaid.x, cta_.ctaid.y, cta_.ctaid.z, tid_[0][lane], tid_[1][lane], tid_[2][lane], m);
+                     cta_->ctaid.x, cta_->ctaid.y, cta_->ctaid.z, tid_[0][lane], tid_[1][lane], tid_[2][lane], m);
 }
 
 void Warp::device_printf(uint64_t fmt_addr, uint64_t args_addr, uint32_t lane) {

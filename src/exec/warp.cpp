@@ -27,32 +27,74 @@ void LaunchState::report(Fault f) {
   abort.store(true, std::memory_order_relaxed);
 }
 
-Warp::Warp(LaunchState& L, Cta& cta, uint32_t warp_id, uint32_t nlanes, std::vector<uint64_t> regs)
-    : L_(L), cta_(cta), warp_id_(warp_id), arena_{L.arena_base, L.arena_size, L.arena_flags},
-      regs_(std::move(regs)) {
-  regs_.clear();  // push_frame zero-fills what the kernel's frame uses
+Warp::Warp(LaunchState& L, Cta& cta, uint32_t warp_id, uint32_t nlanes)
+    : L_(L), cta_(&cta), warp_id_(warp_id), arena_{L.arena_base, L.arena_size, L.arena_flags} {
+  restart(cta, warp_id, nlanes);
+}
+
+void Warp::restart(Cta& cta, uint32_t warp_id, uint32_t nlanes) {
+  cta_ = &cta;
+  warp_id_ = warp_id;
   valid_ = nlanes >= 32 ? kFullMask : ((1u << nlanes) - 1);
-  // Lane l is thread warp_id * 32 + l of the block, x fastest: the first
-  // lane's coordinates by division, the others by counting on from it.
-  const uint32_t bx = L.block.x, by = L.block.y;
-  const uint32_t t0 = warp_id * kWarpSize;
-  uint32_t x = t0 % bx, y = (t0 / bx) % by, z = t0 / (bx * by);
-  for (uint32_t l = 0; l < kWarpSize; ++l) {
-    tid_[0][l] = x;
-    tid_[1][l] = y;
-    tid_[2][l] = z;
-    if (++x == bx) {
-      x = 0;
-      if (++y == by) { y = 0; ++z; }
+  state = WarpState::Ready;
+  carry = 0;
+  bar_id = bar_expected = bar_threads = 0;
+  bar_arrive_only = false;
+  red_popc = 0;
+  red_all = true;
+  red_any = false;
+  red_dst = Operand{};
+  cl_phase = 0;
+  exited_ = 0;
+  faulted_ = stop_after_step_ = tracing_ = false;
+  accesses_.clear();
+  trace_pc_ = trace_sync_mask_ = 0;
+  // trace_members_ is written before each traced warp-synchronous instruction that reads it.
+  if (local_used_) {  // a warp that ended with exit still holds its lanes' memory
+    for (auto& m : local_) m.clear();
+    local_used_ = false;
+  }
+  local_top_ = 0;
+  spinning_ = spin_armed_ = false;
+  spun_ = 0;
+  back_branches_ = 0;
+  spin_next_ = spin_interval_ = 1024;
+  spin_pc_ = 0;
+  spin_depth_ = 0;
+  spin_hash_ = 0;
+  diverged_back_ = 0;
+  diverged_depth_ = 0;
+  fn_ = nullptr;
+  frame_ = nullptr;
+  fns_ = nullptr;
+  code_ = nullptr;
+  // compiled_ran_ goes on counting: the launch gets it once, from the destructor.
+  reg_top_ = 0;  // registers: see push_frame
+  preds_.clear();
+  params_.clear();
+  frames_.clear();
+  simt_.clear();
+  if (tid_warp_ != warp_id) {
+    // Lane l is thread warp_id * 32 + l of the block, x fastest: the first
+    // lane's coordinates by division, the others by counting on from it.
+    tid_warp_ = warp_id;
+    const uint32_t bx = L_.block.x, by = L_.block.y;
+    const uint32_t t0 = warp_id * kWarpSize;
+    uint32_t x = t0 % bx, y = (t0 / bx) % by, z = t0 / (bx * by);
+    for (uint32_t l = 0; l < kWarpSize; ++l) {
+      tid_[0][l] = x;
+      tid_[1][l] = y;
+      tid_[2][l] = z;
+      if (++x == bx) {
+        x = 0;
+        if (++y == by) { y = 0; ++z; }
+      }
     }
   }
-  const Dim3 ids[3] = {L.block, cta.ctaid, L.grid};
-  for (int i = 0; i < 3; ++i) {
-    ids_[3 * i] = ids[i].x;
-    ids_[3 * i + 1] = ids[i].y;
-    ids_[3 * i + 2] = ids[i].z;
-  }
-  push_frame(L.kernel_index, valid_, 0);
+  ids_[0] = L_.block.x, ids_[1] = L_.block.y, ids_[2] = L_.block.z;
+  ids_[3] = cta.ctaid.x, ids_[4] = cta.ctaid.y, ids_[5] = cta.ctaid.z;
+  ids_[6] = L_.grid.x, ids_[7] = L_.grid.y, ids_[8] = L_.grid.z;
+  push_frame(L_.kernel_index, valid_, 0);
   if (frames_.empty()) state = WarpState::Done;  // the frame did not fit (fault reported)
 }
 
@@ -75,7 +117,17 @@ void Warp::push_frame(uint32_t fn_index, uint32_t mask, uint32_t call_site) {
     fr.param_base = p.param_base + pf.param_bytes * kWarpSize;
   }
   fr.simt_base = uint32_t(simt_.size());
-  regs_.resize(size_t(fr.reg_base + f.num_regs) * kWarpSize);
+  // The frame's registers start at zero. Rows the warp had before keep
+  // what an earlier frame or warp left there, except those the function
+  // may read before writing them (none in nvcc's code).
+  reg_top_ = fr.reg_base + f.num_regs;
+  if (regs_.size() < size_t(reg_top_) * kWarpSize) {
+    const uint32_t had = uint32_t(regs_.size() / kWarpSize);
+    regs_.resize(size_t(reg_top_) * kWarpSize);  // zero-filled
+    if (had > fr.reg_base) clear_rows(f, fr.reg_base, had - fr.reg_base);
+  } else {
+    clear_rows(f, fr.reg_base, f.num_regs);
+  }
   preds_.resize(fr.pred_base + f.num_preds);
   params_.resize(fr.param_base + size_t(f.param_bytes) * kWarpSize);
   const uint64_t top = uint64_t(fr.local_base) + f.local_bytes;
@@ -96,13 +148,26 @@ void Warp::push_frame(uint32_t fn_index, uint32_t mask, uint32_t call_site) {
   simt_.push_back({0, uint32_t(f.code.size()), mask});
 }
 
+void Warp::clear_rows(const Function& f, uint32_t base, uint32_t count) {
+  uint64_t* rows = regs_.data() + size_t(base) * kWarpSize;
+  if (!f.regs_analysed) {
+    std::fill_n(rows, size_t(count) * kWarpSize, 0);
+    return;
+  }
+  for (uint32_t s : f.undefined_regs)
+    if (s < count) std::fill_n(rows + size_t(s) * kWarpSize, kWarpSize, 0);
+}
+
 void Warp::pop_frame() {
   Frame done = frames_.back();
   frames_.pop_back();
   if (frames_.empty()) {
     state = WarpState::Done;
     frame_ = nullptr;
-    for (auto& m : local_) std::vector<std::byte>().swap(m);  // done: give the host its memory back
+    if (local_used_) {  // done: give the host its memory back
+      for (auto& m : local_) std::vector<std::byte>().swap(m);
+      local_used_ = false;
+    }
     return;
   }
   frame_ = &frames_.back();
@@ -123,7 +188,7 @@ void Warp::pop_frame() {
                   &params_[done.param_base + size_t(l) * callee.param_bytes + src_off], size);
     });
   }
-  regs_.resize(size_t(done.reg_base) * kWarpSize);
+  reg_top_ = done.reg_base;
   preds_.resize(done.pred_base);
   params_.resize(done.param_base);
 }
@@ -184,7 +249,7 @@ bool Warp::step(uint64_t& n) {
         its_sync_point(in))
       return true;
   }
-  if (L_.opts->listener && cta_.listener_ctx) {
+  if (L_.opts->listener && cta_->listener_ctx) {
     const Function& f = *fn_;  // a call changes fn_
     tracing_ = true;
     accesses_.clear();
@@ -277,8 +342,8 @@ BlockCtx Warp::block_ctx(uint32_t active) {
   c.preds = preds_.data() + frame_->pred_base;
   c.pc = &top.pc;
   c.warp = this;
-  c.shared = cta_.shared.data();
-  c.shared_size = cta_.shared.size();
+  c.shared = cta_->shared.data();
+  c.shared_size = cta_->shared.size();
   c.active = active;
   c.reconv = top.reconv;
   c.converged = simt_.size() - frame_->simt_base == 1;
@@ -420,7 +485,7 @@ void Warp::exec_barrier(const Inst& in, uint32_t mask) {
   // arrivals are counted per cluster phase; the scheduler (launch.cpp)
   // completes the phase and releases the waiting warps.
   if (in.op == Opcode::Barrier && in.m.cluster()) {
-    Cluster* c = cta_.cluster;
+    Cluster* c = cta_->cluster;
     if (!c) { fault(Status::IllegalInstruction, uint32_t(std::countr_zero(mask)), 0, "barrier.cluster outside a cluster"); return; }
     if (in.m.arrive) {
       c->arrived += uint32_t(std::popcount(mask));
@@ -523,16 +588,16 @@ uint64_t Warp::sreg(Sreg s, uint32_t lane) const {
     case Sreg::NtidX: return L.block.x;
     case Sreg::NtidY: return L.block.y;
     case Sreg::NtidZ: return L.block.z;
-    case Sreg::CtaidX: return cta_.ctaid.x;
-    case Sreg::CtaidY: return cta_.ctaid.y;
-    case Sreg::CtaidZ: return cta_.ctaid.z;
+    case Sreg::CtaidX: return cta_->ctaid.x;
+    case Sreg::CtaidY: return cta_->ctaid.y;
+    case Sreg::CtaidZ: return cta_->ctaid.z;
     case Sreg::NctaidX: return L.grid.x;
     case Sreg::NctaidY: return L.grid.y;
     case Sreg::NctaidZ: return L.grid.z;
     case Sreg::Laneid: return lane;
     case Sreg::Warpid: return warp_id_;
     case Sreg::Nwarpid: return 64;
-    case Sreg::Smid: return cta_.linear % std::max<uint32_t>(L.opts->sm_count, 1);
+    case Sreg::Smid: return cta_->linear % std::max<uint32_t>(L.opts->sm_count, 1);
     case Sreg::Nsmid: return L.opts->sm_count;
     case Sreg::Gridid: return 1;
     case Sreg::WarpSz: return kWarpSize;
@@ -541,8 +606,8 @@ uint64_t Warp::sreg(Sreg s, uint32_t lane) const {
       // A timing model's simulated time when one listens; else a
       // monotonically increasing count (host nanoseconds since the launch).
       ClockReading c;
-      if (!(L.opts->listener && cta_.listener_ctx &&
-            L.opts->listener->read_clock({cta_.linear, warp_id_}, cta_.listener_ctx, c))) {
+      if (!(L.opts->listener && cta_->listener_ctx &&
+            L.opts->listener->read_clock({cta_->linear, warp_id_}, cta_->listener_ctx, c))) {
         c.ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
                             std::chrono::steady_clock::now() - L.start).count());
         c.cycles = c.ns;
@@ -564,17 +629,17 @@ uint64_t Warp::sreg(Sreg s, uint32_t lane) const {
     case Sreg::ReservedSmem1: return L.reserved_smem + program::kReservedSmemBytes / 2;
     case Sreg::ReservedSmemEnd: return L.reserved_smem + program::kReservedSmemBytes;
     case Sreg::ReservedSmemCap: return program::kReservedSmemBytes;
-    case Sreg::ClusterCtarank: return cta_.cluster_rank;
+    case Sreg::ClusterCtarank: return cta_->cluster_rank;
     case Sreg::ClusterNctarank: return L.cluster.count();
     case Sreg::ClusterNctaidX: return L.cluster.x;
     case Sreg::ClusterNctaidY: return L.cluster.y;
     case Sreg::ClusterNctaidZ: return L.cluster.z;
-    case Sreg::ClusterCtaidX: return cta_.cluster_ctaid.x;
-    case Sreg::ClusterCtaidY: return cta_.cluster_ctaid.y;
-    case Sreg::ClusterCtaidZ: return cta_.cluster_ctaid.z;
-    case Sreg::ClusterIdX: return cta_.ctaid.x / L.cluster.x;
-    case Sreg::ClusterIdY: return cta_.ctaid.y / L.cluster.y;
-    case Sreg::ClusterIdZ: return cta_.ctaid.z / L.cluster.z;
+    case Sreg::ClusterCtaidX: return cta_->cluster_ctaid.x;
+    case Sreg::ClusterCtaidY: return cta_->cluster_ctaid.y;
+    case Sreg::ClusterCtaidZ: return cta_->cluster_ctaid.z;
+    case Sreg::ClusterIdX: return cta_->ctaid.x / L.cluster.x;
+    case Sreg::ClusterIdY: return cta_->ctaid.y / L.cluster.y;
+    case Sreg::ClusterIdZ: return cta_->ctaid.z / L.cluster.z;
     case Sreg::NclusterIdX: return L.grid.x / L.cluster.x;
     case Sreg::NclusterIdY: return L.grid.y / L.cluster.y;
     case Sreg::NclusterIdZ: return L.grid.z / L.cluster.z;
@@ -598,8 +663,8 @@ uint64_t Warp::address(const Operand& o, uint32_t lane, const uint64_t* base_val
 
 // Fills in where a heap event happened.
 HeapEvent& Warp::heap_site(HeapEvent& e, uint32_t lane) const {
-  e.warp = {cta_.linear, warp_id_};
-  e.cta_context = cta_.listener_ctx;
+  e.warp = {cta_->linear, warp_id_};
+  e.cta_context = cta_->listener_ctx;
   e.fn = fn_;
   e.pc = trace_pc_;
   e.lane = lane;
@@ -618,9 +683,9 @@ Space Warp::generic_space(uint64_t addr) const {
 Cta* Warp::shared_target(uint64_t addr, uint64_t& offset) const {
   const uint64_t rank1 = addr >> kClusterRankShift;
   offset = rank1 ? addr & kClusterOffsetMask : addr;
-  if (!rank1) return &cta_;
-  if (!cta_.cluster || rank1 > cta_.cluster->ctas.size()) return nullptr;
-  return cta_.cluster->ctas[rank1 - 1];
+  if (!rank1) return cta_;
+  if (!cta_->cluster || rank1 > cta_->cluster->ctas.size()) return nullptr;
+  return cta_->cluster->ctas[rank1 - 1];
 }
 
 bool Warp::global_mapped(uint64_t addr, uint32_t size) const {
@@ -638,8 +703,8 @@ bool Warp::global_mapped(uint64_t addr, uint32_t size) const {
 // usual, else the buffer a suppressed access uses.
 std::byte* Warp::checked(Space space, bool generic, uint64_t addr, uint32_t size, uint32_t lane, bool write) {
   AccessCheck c;
-  c.warp = {cta_.linear, warp_id_};
-  c.cta_context = cta_.listener_ctx;
+  c.warp = {cta_->linear, warp_id_};
+  c.cta_context = cta_->listener_ctx;
   c.fn = fn_;
   c.pc = trace_pc_;
   c.lane = lane;
@@ -654,11 +719,11 @@ std::byte* Warp::checked(Space space, bool generic, uint64_t addr, uint32_t size
       uint64_t off = 0;
       const Cta* target = shared_target(addr, off);
       const bool no_rank = !target;
-      if (!target) target = &cta_;
+      if (!target) target = cta_;
       c.region_bytes = target->shared.size();
       if (no_rank || off + size > c.region_bytes || off + size < off)
         c.problem = AccessProblem::OutOfBounds;
-      else if (target == &cta_ && c.problem == AccessProblem::None)
+      else if (target == cta_ && c.problem == AccessProblem::None)
         c.data = target->shared.data() + off;
       break;
     }
@@ -706,7 +771,7 @@ std::byte* Warp::translate(Space space, uint64_t addr, uint32_t size, uint32_t l
               fmt::format("{}-byte {} of distributed shared memory at 0x{:x}: no CTA of rank {} in the cluster "
                           "(it has {})",
                           size, what, addr, (addr >> kClusterRankShift) - 1,
-                          cta_.cluster ? cta_.cluster->ctas.size() : 1));
+                          cta_->cluster ? cta_->cluster->ctas.size() : 1));
         return nullptr;
       }
       addr = off;
@@ -728,7 +793,10 @@ std::byte* Warp::translate(Space space, uint64_t addr, uint32_t size, uint32_t l
       // Grown on first touch (zeroed), in 4 KB steps, so that host memory
       // follows what threads use rather than what their frames declare.
       std::vector<std::byte>& mem = local_[lane];
-      if (addr + size > mem.size()) mem.resize(std::min<uint64_t>((addr + size + 4095) / 4096 * 4096, local_top_));
+      if (addr + size > mem.size()) {
+        mem.resize(std::min<uint64_t>((addr + size + 4095) / 4096 * 4096, local_top_));
+        local_used_ = true;
+      }
       return mem.data() + addr;
     }
     default: {
@@ -787,7 +855,7 @@ void Warp::fault(Status s, uint32_t lane, uint64_t addr, const std::string& what
   Fault f;
   f.status = s;
   f.kernel = L_.kernel->name;
-  f.block = cta_.ctaid;
+  f.block = cta_->ctaid;
   f.thread = Dim3{tid_[0][lane], tid_[1][lane], tid_[2][lane]};
   const uint32_t pc = simt_.empty() ? 0 : simt_.back().pc;
   const Inst* in = fn_ && pc > 0 && pc <= fn_->code.size() ? &fn_->code[pc - 1] : nullptr;

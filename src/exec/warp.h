@@ -177,19 +177,18 @@ class Warp {
   // Where a Warp holds its ArenaView (bytes from the Warp's address).
   static size_t arena_view_offset();
 
-  // `regs`: register storage an earlier warp of this host thread gave back
-  // (release_registers), reused as capacity only: registers start at zero.
-  Warp(LaunchState& L, Cta& cta, uint32_t warp_id, uint32_t nlanes, std::vector<uint64_t> regs = {});
+  Warp(LaunchState& L, Cta& cta, uint32_t warp_id, uint32_t nlanes);
   ~Warp() {
     if (compiled_ran_) L_.compiled_instructions.fetch_add(compiled_ran_, std::memory_order_relaxed);
   }
   Warp(const Warp&) = delete;
   Warp& operator=(const Warp&) = delete;
-  // Hands the register storage (emptied, capacity kept) to the next warp.
-  std::vector<uint64_t> release_registers() {
-    regs_.clear();
-    return std::move(regs_);
-  }
+  // Makes this warp (of the same launch, finished) warp `warp_id` of
+  // `cta`, in the state a new Warp starts in, reusing its heap storage as
+  // capacity only (every register starts at zero): a host thread's next
+  // CTAs then start without touching the heap (exec/launch.cpp, Spares).
+  // Whoever adds a member resets it here.
+  void restart(Cta& cta, uint32_t warp_id, uint32_t nlanes);
 
   // Runs until the warp finishes, waits at a barrier, spins (see spinning()),
   // or has run `budget` instructions. Returns the warp instructions executed.
@@ -228,7 +227,7 @@ class Warp {
   // registers the warp holds now (a frame that has returned).
   uint32_t frame_reg_base() const { return frame_->reg_base; }
   uint64_t* reg_abs(uint32_t abs) {
-    return size_t(abs + 1) * kWarpSize <= regs_.size() ? &regs_[size_t(abs) * kWarpSize] : nullptr;
+    return abs + 1 <= reg_top_ ? &regs_[size_t(abs) * kWarpSize] : nullptr;
   }
   uint32_t& pred(uint32_t slot) { return preds_[frame_->pred_base + slot]; }
   // The 32 lane values of a source operand. Registers are returned in place;
@@ -287,8 +286,8 @@ class Warp {
   // ---- identity ----
   uint32_t warp_id() const { return warp_id_; }
   uint32_t lane_tid(uint32_t lane, int dim) const { return tid_[dim][lane]; }
-  const Cta& cta() const { return cta_; }
-  Cta& cta() { return cta_; }
+  const Cta& cta() const { return *cta_; }
+  Cta& cta() { return *cta_; }
   LaunchState& launch() { return L_; }
   uint32_t exited() const { return exited_; }
   uint32_t valid_lanes() const { return valid_; }
@@ -313,6 +312,9 @@ class Warp {
  private:
   void push_frame(uint32_t fn_index, uint32_t mask, uint32_t call_site);
   void pop_frame();
+  // Zeroes the first `count` register rows from `base` that f may read
+  // before writing them (all of them when f was not analysed).
+  void clear_rows(const Function& f, uint32_t base, uint32_t count);
   // One instruction, or one compiled block; adds what it ran to n. False
   // when the warp stops running.
   bool step(uint64_t& n);
@@ -334,9 +336,10 @@ class Warp {
   uint64_t sreg(program::Sreg s, uint32_t lane) const;
 
   LaunchState& L_;
-  Cta& cta_;
+  Cta* cta_;
   uint32_t warp_id_;
   uint32_t valid_;      // lanes that exist (last warp of a CTA may be partial)
+  uint32_t tid_warp_ = UINT32_MAX;  // the warp id tid_ was computed for
   uint32_t exited_ = 0;
   bool faulted_ = false;
   bool stop_after_step_ = false;  // a listener ends the launch after this instruction (stop_launch)
@@ -365,11 +368,16 @@ class Warp {
   HeapEvent& heap_site(HeapEvent& e, uint32_t lane) const;
   uint32_t tid_[3][kWarpSize];
   uint32_t ids_[9];  // %ntid, %ctaid, %nctaid (x, y, z each), for compiled code (BlockCtx::ids)
+  // Register rows; the frames use the first reg_top_ (regs_ only grows, so
+  // that reused rows are not cleared: push_frame zeroes those a frame may
+  // read unwritten).
   std::vector<uint64_t> regs_;
+  uint32_t reg_top_ = 0;
   std::vector<uint32_t> preds_;
   std::vector<std::byte> params_;  // per-lane parameter areas of all frames
   std::vector<std::byte> local_[kWarpSize];
   uint32_t local_top_ = 0;         // bytes of local memory in use (same for every lane)
+  bool local_used_ = false;        // some lane's local memory grew since it was last emptied
   std::vector<Frame> frames_;
   std::vector<SimtEntry> simt_;
   // Spin detection (exec/its.cpp).

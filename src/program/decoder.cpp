@@ -732,6 +732,7 @@ bool decode(const DecodeInput& in, Program& out, std::vector<ptx::Diagnostic>& d
     if (f.code.empty()) continue;
     auto ipdom = immediate_post_dominators(f);
     for (uint32_t pc = 0; pc < f.code.size(); ++pc) f.code[pc].reconv = ipdom[pc];
+    find_undefined_reads(f);
   }
   return diags.size() == errors_before || !ptx::has_errors({diags.begin() + long(errors_before), diags.end()});
 }

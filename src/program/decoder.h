@@ -28,4 +28,11 @@ bool decode(const DecodeInput& in, Program& out, std::vector<ptx::Diagnostic>& d
 // is the virtual exit. Nodes that cannot reach the exit get the exit.
 std::vector<uint32_t> immediate_post_dominators(const Function& f);
 
+// Sets f.undefined_regs (and regs_analysed): the register slots that an
+// instruction may read on some path from the function's entry that has no
+// unguarded write of them (f.facts first). nvcc's code reads none; what a
+// program reads uninitialized starts at zero. Left unanalysed (every slot
+// counts) for functions too large to analyse cheaply.
+void find_undefined_reads(Function& f);
+
 }  // namespace softgpu::program

@@ -99,6 +99,7 @@ void compute_facts(Function& f) {
       for (const auto& m : in.raw_mods)
         if (m == ".wait_group" || m == ".wait_all") u.flags |= kFactAsyncWait;
     u.first = uint32_t(f.reg_slots.size());
+    if (w.size() > 255 || r.size() > 255) u.flags |= kFactSlotsCut;
     u.writes = uint8_t(std::min<size_t>(w.size(), 255));
     u.reads = uint8_t(std::min<size_t>(r.size(), 255));
     f.reg_slots.insert(f.reg_slots.end(), w.begin(), w.begin() + u.writes);

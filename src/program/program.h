@@ -194,6 +194,7 @@ struct InstFacts {
 // The operand types of a tensor-core product, which set its throughput.
 enum class TensorKind : uint8_t { None, Fp16F32, Fp16F16, Bf16F32, Tf32, Fp64, Int8, Fp8F32, Fp8F16 };
 inline constexpr uint8_t kFactAsyncWait = 2;  // cp.async.wait_group / wait_all
+inline constexpr uint8_t kFactSlotsCut = 4;   // more than 255 reads or writes: the sets are cut short
 inline constexpr uint32_t kPredSlot = 0x8000'0000u;
 
 struct Function {
@@ -208,6 +209,11 @@ struct Function {
   std::vector<InstFacts> facts;      // per pc (program/facts.h)
   std::vector<uint32_t> reg_slots;
   uint32_t num_regs = 0;       // 64-bit lane slots
+  // Register slots that some path may read before an unguarded write sets
+  // them (program/decoder.h, undefined_reads): a frame starts with these
+  // zero, as if every register were. Not analysed: all of them.
+  std::vector<uint32_t> undefined_regs;
+  bool regs_analysed = false;
   uint32_t num_preds = 0;      // predicate slots
   uint32_t local_bytes = 0;    // per-thread frame-local memory (__local_depot and .local)
   uint32_t param_bytes = 0;    // per-lane parameter area: formals, returns, call-site params
