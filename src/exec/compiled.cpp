@@ -3,7 +3,8 @@
 // once the kernel is hot (exec/compiled.h): then by the host thread that
 // noticed, while the launch's other threads go on interpreting. (Not on a
 // thread of its own: one compiling while the process exits would run into
-// LLVM's function-local statics being destroyed under it.)
+// LLVM's function-local statics being destroyed under it.) Code an earlier
+// compilation left at hand (the disk cache) is taken at the first launch.
 #include "exec/compiled.h"
 
 #include <vector>
@@ -40,6 +41,7 @@ void size_tables(const LoadedProgram& lp) {
   j.compiled.resize(n);
   j.tried.assign(n, 0);
   j.requested.assign(n, 0);
+  j.probed.assign(n, 0);
   j.executed.assign(n, 0);
 }
 
@@ -61,6 +63,34 @@ void compile_closure(const LoadedProgram& lp, uint32_t kernel, CodeCompiler& com
   }
 }
 
+// Publishes the code of the closure's functions that the compiler has at
+// hand without compiling (once per kernel). True when the whole closure is
+// compiled now: nothing is left to ask for.
+bool adopt_cached(const LoadedProgram& lp, uint32_t kernel, CodeCompiler& compiler) {
+  ProgramCode& j = lp.jit;
+  bool all = true;
+  for (uint32_t f : closure(lp, kernel)) {
+    {
+      std::lock_guard lock(j.mu);
+      if (j.tried[f]) {
+        all &= j.compiled[f] != nullptr || lp.prog.functions[f].code.empty();
+        continue;
+      }
+    }
+    if (lp.prog.functions[f].code.empty()) continue;
+    std::shared_ptr<const CompiledCode> code = compiler.cached(lp, f);
+    std::lock_guard lock(j.mu);
+    if (!code || j.tried[f]) {
+      all &= j.compiled[f] != nullptr;
+      continue;
+    }
+    j.tried[f] = 1;
+    j.compiled[f] = std::move(code);
+    j.published[f].store(j.compiled[f].get(), std::memory_order_release);
+  }
+  return all;
+}
+
 }  // namespace
 
 void bind_compiled_code(LaunchState& L, uint32_t kernel) {
@@ -70,7 +100,7 @@ void bind_compiled_code(LaunchState& L, uint32_t kernel) {
   const LoadedProgram& lp = *L.lp;
   uint64_t size = 0;
   for (uint32_t f : closure(lp, kernel)) size += lp.prog.functions[f].code.size();
-  bool now = o.jit_hot == 0;
+  bool now = o.jit_hot == 0, probe = false;
   {
     std::lock_guard lock(lp.jit.mu);
     size_tables(lp);
@@ -81,7 +111,16 @@ void bind_compiled_code(LaunchState& L, uint32_t kernel) {
       now = false;
     } else if (now) {
       lp.jit.requested[kernel] = 1;
+    } else if (!lp.jit.probed[kernel]) {
+      lp.jit.probed[kernel] = probe = true;
     }
+  }
+  // Tiered: code compiled before (the disk cache) runs from the first
+  // instruction; the threshold is for what must still be compiled.
+  if (probe && adopt_cached(lp, kernel, *o.compiler)) {
+    std::lock_guard lock(lp.jit.mu);
+    lp.jit.requested[kernel] = 1;
+    L.jit_asked = true;
   }
   if (now) {
     L.jit_asked = true;

@@ -59,6 +59,10 @@ class CodeCompiler {
   // Compiles function `fn` of the program. Never fails the launch: what it
   // cannot compile stays null in `entry` and runs interpreted.
   virtual std::shared_ptr<const CompiledCode> compile(const LoadedProgram& lp, uint32_t fn) = 0;
+  // The function's code if it is at hand without compiling (compiled
+  // earlier in this process or in the disk cache), else null: a kernel
+  // whose code is at hand runs compiled from its first launch.
+  virtual std::shared_ptr<const CompiledCode> cached(const LoadedProgram&, uint32_t) { return nullptr; }
 };
 
 // What a loaded program keeps of its compiled code (LoadedProgram::jit).
@@ -74,6 +78,7 @@ class ProgramCode {
   std::unique_ptr<std::atomic<const CompiledCode*>[]> published;  // by function, once sized
   std::vector<uint8_t> tried;       // by function: compiled or given up
   std::vector<uint8_t> requested;   // by kernel: its compilation was asked for
+  std::vector<uint8_t> probed;      // by kernel: CodeCompiler::cached was asked for its closure
   std::vector<uint64_t> executed;   // by kernel: warp instructions of its finished launches
 };
 

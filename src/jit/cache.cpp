@@ -97,6 +97,25 @@ bool DiskCache::put(const std::string& key, std::string_view object) const {
   return true;
 }
 
+namespace {
+bool hex_name(const std::string& s) {
+  return !s.empty() && s.size() <= 64 &&
+         std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+}  // namespace
+
+bool DiskCache::has_hint(const std::string& hint) const {
+  std::error_code ec;
+  return hex_name(hint) && fs::is_regular_file(dir_ + "/hints/" + hint, ec);
+}
+
+void DiskCache::put_hint(const std::string& hint) const {
+  if (!hex_name(hint)) return;
+  std::error_code ec;
+  fs::create_directories(dir_ + "/hints", ec);
+  if (!ec) std::ofstream(dir_ + "/hints/" + hint, std::ios::binary | std::ios::trunc);
+}
+
 // Past the limit, the oldest entries go until the cache is at 3/4 of it.
 void DiskCache::prune() const {
   struct Entry {

@@ -23,6 +23,11 @@ class DiskCache {
   // Stores it (atomically: a reader sees the whole entry or none); best
   // effort: a cache that cannot be written is only slower. False if not stored.
   bool put(const std::string& key, std::string_view object) const;
+  // Hints (hex names): a mark that some function was compiled and stored
+  // here, so that a later run looks for its entry before the function is
+  // hot (the entry's key, from its IR, still decides). Best effort.
+  bool has_hint(const std::string& hint) const;
+  void put_hint(const std::string& hint) const;
   const std::string& dir() const { return dir_; }
 
  private:

@@ -15,6 +15,7 @@
 #include <llvm/Support/SHA256.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Support/xxhash.h>
 
 #include <atomic>
 #include <chrono>
@@ -22,6 +23,7 @@
 #include <mutex>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "jit/cache.h"
 #include "jit/helpers.h"
@@ -48,6 +50,7 @@ struct JitState {
   std::optional<DiskCache> disk;
   std::mutex mu;  // the JIT's dylib, `loaded`
   std::unordered_map<std::string, std::weak_ptr<Machine>> loaded;  // by key
+  std::unordered_set<std::string> hints;  // of the functions this process compiled or loaded
   std::atomic<uint64_t> compiled{0}, from_disk{0}, reused{0};
   std::atomic<uint64_t> lowered{0}, through_handlers{0};  // instructions, over all compiled functions
 };
@@ -103,6 +106,49 @@ class LlvmCompiler final : public exec::CodeCompiler {
   LlvmCompiler(std::shared_ptr<JitState> st, JitOptions o) : st_(std::move(st)), opts_(o) {}
 
   std::shared_ptr<const exec::CompiledCode> compile(const exec::LoadedProgram& lp, uint32_t fn) override {
+    return build(lp, fn, false);
+  }
+
+  // Only when a compilation of the same function was stored (its hint) is
+  // it lowered and its key looked up; nothing is compiled here.
+  std::shared_ptr<const exec::CompiledCode> cached(const exec::LoadedProgram& lp, uint32_t fn) override {
+    const std::string h = hint(lp.prog.functions[fn]);
+    bool seen;
+    {
+      std::lock_guard lock(st_->mu);
+      seen = st_->hints.count(h) > 0;
+    }
+    if (!seen && !(st_->disk && st_->disk->has_hint(h))) return nullptr;
+    return build(lp, fn, true);
+  }
+
+  const JitState& state() const { return *st_; }
+
+ private:
+  // A hash of what the function's lowering reads of it (its instructions,
+  // operands and sizes) and of the salt: a hint, not a key.
+  std::string hint(const program::Function& f) const {
+    std::string b = st_->salt + f.name;
+    auto put = [&](const auto& v) { b.append(reinterpret_cast<const char*>(&v), sizeof v); };
+    put(f.num_regs);
+    put(f.num_preds);
+    put(f.local_bytes);
+    put(f.param_bytes);
+    for (const program::Inst& in : f.code) {
+      put(in.op), put(in.type), put(in.type2), put(in.nops), put(in.has_guard), put(in.guard_neg);
+      put(in.guard), put(in.target), put(in.reconv), put(in.aux);
+      for (const program::Operand& o : in.o)
+        put(o.kind), put(o.addr_kind), put(o.negate), put(o.sreg), put(o.vec_n), put(o.reg), put(o.vec_begin),
+            put(o.imm);
+      for (const std::string& m : in.raw_mods) b += m + ' ';
+    }
+    for (const program::Operand& o : f.vec_operands) put(o.kind), put(o.reg), put(o.imm);
+    return fmt::format("{:016x}", llvm::xxHash64(llvm::StringRef(b)));
+  }
+
+  // Compiles function `fn` (or, `only_cached`, takes it from the process or
+  // the disk cache, else returns null).
+  std::shared_ptr<const exec::CompiledCode> build(const exec::LoadedProgram& lp, uint32_t fn, bool only_cached) {
     const auto t0 = std::chrono::steady_clock::now();
     const program::Function& f = lp.prog.functions[fn];
     const auto& fns = lp.fns[fn];
@@ -155,6 +201,7 @@ class LlvmCompiler final : public exec::CodeCompiler {
     if (!m) {
       std::optional<std::string> obj = st_->disk ? st_->disk->get(key) : std::nullopt;
       how = obj ? "from the disk cache" : "compiled";
+      if (!obj && only_cached) return nullptr;
       if (!obj) {
         mod->getFunction("softgpu_fn")->setName(sym);
         const auto t1 = std::chrono::steady_clock::now();
@@ -170,11 +217,18 @@ class LlvmCompiler final : public exec::CodeCompiler {
           return nullptr;
         }
         obj = (*buf)->getBuffer().str();
-        if (st_->disk && !st_->disk->put(key, *obj) && opts_.verbose)
-          std::fprintf(stderr, "softgpu: jit: cannot write the cache in %s\n", st_->disk->dir().c_str());
+        if (st_->disk) {
+          if (st_->disk->put(key, *obj)) st_->disk->put_hint(hint(f));
+          else if (opts_.verbose)
+            std::fprintf(stderr, "softgpu: jit: cannot write the cache in %s\n", st_->disk->dir().c_str());
+        }
       }
       m = add_object(key, sym, *obj, f.name);
       if (!m) return nullptr;
+    }
+    {
+      std::lock_guard lock(st_->mu);
+      st_->hints.insert(hint(f));
     }
     ++(how[0] == 'r' ? st_->reused : how[0] == 'f' ? st_->from_disk : st_->compiled);
     auto code = std::make_shared<Code>();
@@ -190,9 +244,6 @@ class LlvmCompiler final : public exec::CodeCompiler {
     return code;
   }
 
-  const JitState& state() const { return *st_; }
-
- private:
   std::shared_ptr<Machine> find_loaded(const std::string& key) {
     std::lock_guard lock(st_->mu);
     auto it = st_->loaded.find(key);

@@ -131,6 +131,36 @@ TEST(JitCache, SecondRunLoadsTheCode) {
   }
 }
 
+// Code a previous run stored runs from the first launch, however high the
+// hot threshold: the threshold weighs compiling, and there is nothing left
+// to compile. Without stored code, the same launch stays interpreted.
+TEST(JitCache, StoredCodeRunsFromTheFirstLaunch) {
+  TempDir d;
+  {
+    auto jit = compiler_with_cache(d.p);
+    Prog p(jit.get());
+    p.opts.jit_hot = 0;
+    p.run(4, 64, 50);
+  }
+  {
+    auto jit = compiler_with_cache(d.p);
+    Prog p(jit.get());
+    p.opts.jit_hot = 1ull << 40;
+    auto r = p.run(4, 64, 50);
+    EXPECT_GT(r.compiled_instructions, r.warp_instructions * 9 / 10);
+    EXPECT_EQ(jit::stats(*jit).compiled, 0u);
+    EXPECT_EQ(jit::stats(*jit).from_disk, 1u);
+  }
+  {
+    auto jit = compiler_with_cache(d.p / "another");
+    Prog p(jit.get());
+    p.opts.jit_hot = 1ull << 40;
+    auto r = p.run(4, 64, 50);
+    EXPECT_EQ(r.compiled_instructions, 0u);
+    EXPECT_EQ(jit::stats(*jit).compiled, 0u);
+  }
+}
+
 TEST(JitCache, DamagedCacheIsRecompiledAndRewritten) {
   TempDir d;
   {
