@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 pkgs=(cmake ninja-build g++ pkg-config libfmt-dev libcli11-dev nlohmann-json3-dev
-      libtomlplusplus-dev libzstd-dev liblz4-dev libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev
+      libtomlplusplus-dev libtinyxml2-dev libzstd-dev liblz4-dev libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev
       llvm-16-dev)  # llvm-16-dev: the JIT (src/jit)
 missing=()
 for p in "${pkgs[@]}"; do

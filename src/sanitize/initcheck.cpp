@@ -61,7 +61,10 @@ class Initcheck final : public Sanitizer {
     for_tracked(addr, n, [&](uint64_t base, Tracked& t, uint64_t off, uint64_t len) {
       const uint64_t bad = t.bits.first_unset(off, len);
       if (bad == len) return;
-      reporter_.error(fmt::format("Host API memory access error at host access to 0x{:x} of size {} bytes", addr, n),
+      Identity id = sized_identity("uninitialized_copy", n);
+      id.function = what;
+      reporter_.error(std::move(id),
+                      fmt::format("Host API memory access error at host access to 0x{:x} of size {} bytes", addr, n),
                       {fmt::format("Uninitialized access at 0x{:x} on access by {} source", base + off + bad, what),
                        fmt::format("and is at offset {} of the allocation at 0x{:x} of size {} bytes", off + bad, base,
                                    t.size)});
@@ -129,7 +132,8 @@ class Initcheck final : public Sanitizer {
     uint64_t tracked = 0;
     for (auto [from, to] : spans) tracked += to - from;
     d.push_back(fmt::format("{}% of allocation were unused.", unused * 100 / tracked));
-    reporter_.error(fmt::format(" Unused memory in allocation 0x{:x}{} of size {}", base, called(base), grouped(t.size)),
+    reporter_.error(sized_identity("unused_memory", t.size),
+                    fmt::format(" Unused memory in allocation 0x{:x}{} of size {}", base, called(base), grouped(t.size)),
                     d);
   }
   void finish_tool() override {
@@ -166,7 +170,14 @@ class Initcheck final : public Sanitizer {
     return {last_base_, last_};
   }
 
-  bool over_limit() const { return opts_.print_limit && reported_ >= opts_.print_limit; }
+  Identity read_identity(const char* kind, const char* space, const exec::WarpStep& s,
+                         const exec::MemoryAccess& m) const {
+    Identity id = site_identity(kind, s.fn, s.pc);
+    id.access = "read";
+    id.space = space;
+    id.size = std::to_string(m.bytes_per_lane);
+    return id;
+  }
 
   void global(const exec::WarpStep& s, const exec::MemoryAccess& m) {
     const bool check = checks(m.kind), mark = marks(m.kind);
@@ -181,15 +192,17 @@ class Initcheck final : public Sanitizer {
       const uint64_t off = addr - base;
       if (check && !t->bits.all_set(off, m.bytes_per_lane)) {
         std::vector<std::string> d;
-        if (!over_limit()) {
+        Identity id;
+        if (reporter_.wants_details()) {  // not past the print limit (a kernel may read millions)
           d = where(s.fn, s.pc, s.warp, l);
           d.push_back(fmt::format("Address 0x{:x}", addr));
           d.push_back(fmt::format("and is at offset {} of the allocation at 0x{:x} of size {} bytes", off, base,
                                   t->size));
           add_frames(d, s.fn, s.pc);
+          id = read_identity("uninitialized_read", "global", s, m);
         }
-        ++reported_;
-        reporter_.error(fmt::format("Uninitialized __global__ memory read of size {} bytes", m.bytes_per_lane), d);
+        reporter_.error(std::move(id),
+                        fmt::format("Uninitialized __global__ memory read of size {} bytes", m.bytes_per_lane), d);
       }
       if (mark) t->bits.set(off, m.bytes_per_lane);
     }
@@ -214,7 +227,9 @@ class Initcheck final : public Sanitizer {
         d.push_back(fmt::format("Address 0x{:x}", off));
         d.push_back(fmt::format("and is at offset {} of the block's {} bytes of shared memory", off, size));
         add_frames(d, s.fn, s.pc);
-        reporter_.warning(fmt::format("Warning: Uninitialized __shared__ memory read of size {} bytes", m.bytes_per_lane), d);
+        reporter_.warning(read_identity("uninitialized_shared_read", "shared", s, m),
+                          fmt::format("Warning: Uninitialized __shared__ memory read of size {} bytes", m.bytes_per_lane),
+                          d);
       }
       if (mark) c->shared.set(off, m.bytes_per_lane);
     }
@@ -226,7 +241,6 @@ class Initcheck final : public Sanitizer {
   Tracked* last_ = nullptr;  // the allocation the last lookup found
   bool check_shared_ = true;
   std::set<std::pair<const program::Function*, uint32_t>> warned_;  // shared reads reported
-  uint64_t reported_ = 0;
 };
 
 }  // namespace

@@ -20,11 +20,12 @@ namespace {
 using exec::AccessCheck;
 using exec::AccessProblem;
 
-std::string_view space_name(ptx::Space s) {
+// "global" (also for const), "shared", "local": the report's __global__.
+const char* space_name(ptx::Space s) {
   switch (s) {
-    case ptx::Space::Shared: return "__shared__";
-    case ptx::Space::Local: return "__local__";
-    default: return "__global__";
+    case ptx::Space::Shared: return "shared";
+    case ptx::Space::Local: return "local";
+    default: return "global";
   }
 }
 
@@ -102,8 +103,10 @@ class Memcheck final : public Sanitizer {
         auto d = where(e.fn, e.pc, e.warp, e.lane);
         d.push_back(fmt::format("Address 0x{:x}", e.addr));
         add_frames(d, e.fn, e.pc);
-        reporter_.error(freed_.count(e.addr) ? "Malloc/Free error encountered : Double free"
-                                             : "Malloc/Free error encountered : Invalid pointer to free",
+        const bool twice = freed_.count(e.addr) != 0;
+        reporter_.error(site_identity(twice ? "double_free" : "invalid_free", e.fn, e.pc),
+                        twice ? "Malloc/Free error encountered : Double free"
+                              : "Malloc/Free error encountered : Invalid pointer to free",
                         d);
         fail_launch();
         return true;
@@ -193,7 +196,13 @@ class Memcheck final : public Sanitizer {
       d.push_back(std::move(n));
     }
     add_frames(d, c.fn, c.pc);
-    reporter_.error(fmt::format("Invalid {} {} of size {} bytes", space_name(c.space), access_name(c), c.size), d);
+    Identity id = site_identity(c.problem == AccessProblem::Misaligned ? "misaligned_access" : "invalid_access", c.fn,
+                                c.pc);
+    id.access = access_name(c);
+    id.space = space_name(c.space);
+    id.size = std::to_string(c.size);
+    reporter_.error(std::move(id),
+                    fmt::format("Invalid __{}__ {} of size {} bytes", space_name(c.space), access_name(c), c.size), d);
     fail_launch();
   }
 
@@ -212,16 +221,26 @@ class Memcheck final : public Sanitizer {
     for (const exec::Allocation& a : memory_->allocations()) {
       if (a.kind != exec::MemKind::Device && a.kind != exec::MemKind::Managed) continue;
       if (pooled.count(a.base)) continue;
-      reporter_.error(fmt::format("Leaked {} bytes at 0x{:x}{}", grouped(a.size), a.base, called(a.base)), {});
+      if (!reporter_.error(leak_identity("global", a.size),
+                           fmt::format("Leaked {} bytes at 0x{:x}{}", grouped(a.size), a.base, called(a.base)), {}))
+        continue;  // suppressed
       bytes += a.size;
       ++count;
     }
     for (const auto& [p, n] : heap) {
-      reporter_.error(fmt::format("Leaked {} bytes at 0x{:x} on the device heap", grouped(n), p), {});
+      if (!reporter_.error(leak_identity("heap", n),
+                           fmt::format("Leaked {} bytes at 0x{:x} on the device heap", grouped(n), p), {}))
+        continue;
       bytes += n;
       ++count;
     }
     reporter_.line(fmt::format("LEAK SUMMARY: {} bytes leaked in {} allocations", bytes, count));
+  }
+
+  static Identity leak_identity(const char* space, uint64_t bytes) {
+    Identity id = sized_identity("leak", bytes);
+    id.space = space;
+    return id;
   }
 
   void finish_tool() override {

@@ -53,7 +53,8 @@ Result<std::optional<Options>> options_from_env() {
   for (auto [var, yes, no, out] : {std::tuple{kEnvDestroy, "kernel", "context", &o.destroy_kernel},
                                    std::tuple{kEnvDeviceHeap, "yes", "no", &o.check_device_heap},
                                    std::tuple{kEnvUnused, "yes", "no", &o.track_unused_memory},
-                                   std::tuple{kEnvNvtx, "yes", "no", &o.nvtx}}) {
+                                   std::tuple{kEnvNvtx, "yes", "no", &o.nvtx},
+                                   std::tuple{kEnvXml, "yes", "no", &o.xml}}) {
     const char* v = std::getenv(var);
     if (!v || !*v) continue;
     const std::string_view s = v;
@@ -74,6 +75,7 @@ Result<std::optional<Options>> options_from_env() {
   }
   if (const char* v = std::getenv(kEnvLogFile); v && *v) o.log_file = v;
   if (const char* v = std::getenv(kEnvResultFile); v && *v) o.result_file = v;
+  if (const char* v = std::getenv(kEnvSuppressions); v && *v) o.suppressions = v;
   return std::optional<Options>{std::move(o)};
 }
 

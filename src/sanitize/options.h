@@ -28,6 +28,8 @@ struct Options {
   uint64_t padding = 0;         // --padding: bytes kept free after each cudaMalloc/cudaMallocManaged
   bool track_unused_memory = false;  // --track-unused-memory (initcheck)
   bool nvtx = false;            // --nvtx yes: NVTX memory annotations read (sanitize/nvtx_memory.h)
+  bool xml = false;             // --xml: findings as XML records (sanitize/suppression.h)
+  std::string suppressions;     // --suppressions: a report written with --xml; its findings are not reported
 };
 
 std::string_view tool_name(ToolKind t);
@@ -46,6 +48,8 @@ inline constexpr const char* kEnvDeviceHeap = "SOFTGPU_SANITIZE_CHECK_DEVICE_HEA
 inline constexpr const char* kEnvPadding = "SOFTGPU_SANITIZE_PADDING";                  // bytes
 inline constexpr const char* kEnvUnused = "SOFTGPU_SANITIZE_TRACK_UNUSED_MEMORY";       // yes|no
 inline constexpr const char* kEnvNvtx = "SOFTGPU_SANITIZE_NVTX";                        // yes|no
+inline constexpr const char* kEnvXml = "SOFTGPU_SANITIZE_XML";                          // yes|no
+inline constexpr const char* kEnvSuppressions = "SOFTGPU_SANITIZE_SUPPRESSIONS";        // a file
 
 // nullopt when SOFTGPU_SANITIZE is unset or empty; an error naming the
 // variable when a value is malformed.

@@ -189,7 +189,9 @@ class Racecheck final : public Sanitizer {
       const std::string head =
           fmt::format("{}: Race reported between {} access {}", r.error ? "Error" : "Warning",
                       r.write1 ? "Write" : "Read", a[0]);
-      report(r.error, head, d);
+      report(r.error, pair_identity("race", r.fn1, r.pc1, r.fn2, r.pc2,
+                                    fmt::format("{}-{}", r.write1 ? "write" : "read", r.write2 ? "write" : "read")),
+             head, d);
     }
   }
 
@@ -309,7 +311,7 @@ class Racecheck final : public Sanitizer {
       const std::string head = fmt::format("{}: Potential {} hazard detected at __shared__ 0x{:x} in block {} :",
                                            error ? "Error" : "Warning", kind_name(h.kind), h.byte,
                                            dim(block_of(st.cta)));
-      report(error, head, d);
+      report(error, pair_identity("hazard", a.fn, a.pc, b.fn, b.pc, std::string(kind_name(h.kind))), head, d);
     }
     if (opts_.race_report == RaceReport::Hazard) return;
     // One analysis report per pair of instructions, in the order first seen.
@@ -325,8 +327,17 @@ class Racecheck final : public Sanitizer {
   }
 
   // Hazard reports; the RACECHECK SUMMARY (summary_lines) counts those shown.
-  void report(bool error, const std::string& head, const std::vector<std::string>& d) {
-    reporter_.hazard(error, head, d);
+  void report(bool error, Identity id, const std::string& head, const std::vector<std::string>& d) {
+    reporter_.hazard(error, std::move(id), head, d);
+  }
+  // Two accesses' identity: the first's location, the second's as other_location.
+  Identity pair_identity(const char* kind, const program::Function* fn1, uint32_t pc1, const program::Function* fn2,
+                         uint32_t pc2, std::string access) const {
+    Identity id = site_identity(kind, fn1, pc1);
+    id.other_location = site_identity(kind, fn2, pc2).location;
+    id.access = std::move(access);
+    id.space = "shared";
+    return id;
   }
 
   using Site = std::tuple<const program::Function*, uint32_t, bool>;

@@ -57,50 +57,67 @@ Reporter::Reporter(const Options& o) : opts_(o), result_(o.result_file) {
                    opts_.log_file.c_str());
     }
   }
+  if (!opts_.suppressions.empty()) {
+    // The CLI read it before the program started; this fails only if it changed since.
+    if (auto rules = read_suppressions(opts_.suppressions)) suppressions_ = std::move(*rules);
+    else std::fprintf(stderr, "softgpu sanitize: %s; nothing is suppressed\n", rules.error().message.c_str());
+  }
 }
 
 Reporter::~Reporter() {
   if (own_) std::fclose(out_);
 }
 
-bool Reporter::emit(std::string_view headline, const std::vector<std::string>& details) {
-  if (opts_.print_limit && counts_.printed >= opts_.print_limit) return false;
-  ++counts_.printed;
+void Reporter::write(const std::string& s) {
   if (out_ == stdout) std::fflush(stdout);
-  std::string s = fmt::format("{}{}\n", kPrefix, headline);
-  for (const std::string& d : details) s += fmt::format("{}{}\n", kDetail, d);
-  s += "=========\n";
   std::fputs(s.c_str(), out_);
   std::fflush(out_);
+}
+
+bool Reporter::error(Identity id, std::string_view headline, const std::vector<std::string>& details) {
+  return finding(&Counts::errors, nullptr, id, headline, details);
+}
+
+bool Reporter::warning(Identity id, std::string_view headline, const std::vector<std::string>& details) {
+  return finding(&Counts::warnings, nullptr, id, headline, details);
+}
+
+bool Reporter::hazard(bool error, Identity id, std::string_view headline, const std::vector<std::string>& details) {
+  return error ? finding(&Counts::errors, &Counts::hazard_errors_shown, id, headline, details)
+               : finding(&Counts::warnings, &Counts::hazard_warnings_shown, id, headline, details);
+}
+
+bool Reporter::finding(uint64_t Counts::*count, uint64_t Counts::*shown, Identity& id, std::string_view headline,
+                       const std::vector<std::string>& details) {
+  std::lock_guard lock(mu_);
+  id.tool = tool_name(opts_.tool);
+  if (!suppressions_.empty() && suppressed(suppressions_, id)) return false;
+  ++(counts_.*count);
+  if (!opts_.print_limit || counts_.printed < opts_.print_limit) {
+    ++counts_.printed;
+    if (shown) ++(counts_.*shown);
+    if (opts_.xml) {
+      std::string text(headline);
+      for (const std::string& d : details) text += fmt::format("\n    {}", d);
+      write(xml_record(id, text));
+    } else {
+      std::string s = fmt::format("{}{}\n", kPrefix, headline);
+      for (const std::string& d : details) s += fmt::format("{}{}\n", kDetail, d);
+      write(s + "=========\n");
+    }
+  }
+  result_.store(counts_);
   return true;
-}
-
-void Reporter::error(std::string_view headline, const std::vector<std::string>& details) {
-  std::lock_guard lock(mu_);
-  ++counts_.errors;
-  emit(headline, details);
-  result_.store(counts_);
-}
-
-void Reporter::warning(std::string_view headline, const std::vector<std::string>& details) {
-  std::lock_guard lock(mu_);
-  ++counts_.warnings;
-  emit(headline, details);
-  result_.store(counts_);
-}
-
-void Reporter::hazard(bool error, std::string_view headline, const std::vector<std::string>& details) {
-  std::lock_guard lock(mu_);
-  ++(error ? counts_.errors : counts_.warnings);
-  if (emit(headline, details)) ++(error ? counts_.hazard_errors_shown : counts_.hazard_warnings_shown);
-  result_.store(counts_);
 }
 
 void Reporter::line(std::string_view text) {
   std::lock_guard lock(mu_);
-  if (out_ == stdout) std::fflush(stdout);
-  std::fputs(fmt::format("{}{}\n", kPrefix, text).c_str(), out_);
-  std::fflush(out_);
+  write(opts_.xml ? xml_message(text) : fmt::format("{}{}\n", kPrefix, text));
+}
+
+bool Reporter::wants_details() const {
+  std::lock_guard lock(mu_);
+  return !suppressions_.empty() || !opts_.print_limit || counts_.printed < opts_.print_limit;
 }
 
 uint64_t Reporter::errors() const {
@@ -119,11 +136,10 @@ void Reporter::finish() {
   finished_ = true;
   result_.store(counts_);
   if (!opts_.result_file.empty()) return;  // the CLI prints the summary
-  if (out_ == stdout) std::fflush(stdout);
   std::string s;
-  for (const std::string& l : summary_lines(opts_.tool, counts_)) s += fmt::format("{}{}\n", kPrefix, l);
-  std::fputs(s.c_str(), out_);
-  std::fflush(out_);
+  for (const std::string& l : summary_lines(opts_.tool, counts_))
+    s += opts_.xml ? xml_message(l) : fmt::format("{}{}\n", kPrefix, l);
+  write(s);
 }
 
 }  // namespace softgpu::sanitize

@@ -14,6 +14,7 @@
 #include "program/program.h"
 #include "sanitize/options.h"
 #include "sanitize/result_file.h"
+#include "sanitize/suppression.h"
 
 namespace softgpu::sanitize {
 
@@ -39,8 +40,10 @@ std::string dim(Dim3 d);
 // "1,024" as compute-sanitizer prints byte counts and distances.
 std::string grouped(uint64_t n);
 
-// Prints findings up to the print limit, counts them all, and keeps the
-// counts in the result file for the CLI at every finding. Thread-safe.
+// Prints findings up to the print limit, as text or XML records (--xml),
+// counts them all, and keeps the counts in the result file for the CLI at
+// every finding. A finding that a suppression (--suppressions) matches is
+// neither printed nor counted. Thread-safe.
 class Reporter {
  public:
   explicit Reporter(const Options& o);
@@ -48,15 +51,20 @@ class Reporter {
   Reporter(const Reporter&) = delete;
   Reporter& operator=(const Reporter&) = delete;
 
-  // A finding: the headline, then detail lines. Errors count towards the
-  // ERROR SUMMARY and --error-exitcode; warnings (racecheck) do not.
-  void error(std::string_view headline, const std::vector<std::string>& details);
-  void warning(std::string_view headline, const std::vector<std::string>& details);
+  // A finding: its identity (suppression.h; the Reporter fills in the tool),
+  // the headline, then detail lines. Errors count towards the ERROR SUMMARY
+  // and --error-exitcode; warnings (racecheck) do not. False when it was
+  // suppressed.
+  bool error(Identity id, std::string_view headline, const std::vector<std::string>& details);
+  bool warning(Identity id, std::string_view headline, const std::vector<std::string>& details);
   // A racecheck report (an error or a warning), counted as displayed in the
   // RACECHECK SUMMARY when it was printed.
-  void hazard(bool error, std::string_view headline, const std::vector<std::string>& details);
+  bool hazard(bool error, Identity id, std::string_view headline, const std::vector<std::string>& details);
   // A line printed as is after the prefix (summaries), never limited.
   void line(std::string_view text);
+  // Whether a finding's text and identity are still needed: the print limit
+  // is not reached, or suppressions must be matched.
+  bool wants_details() const;
 
   uint64_t errors() const;
   uint64_t warnings() const;
@@ -66,8 +74,14 @@ class Reporter {
   void finish();
 
  private:
-  bool emit(std::string_view headline, const std::vector<std::string>& details);
+  // Unless a suppression matches it (then false): counts a finding in
+  // `count`, prints it while under the print limit (counting it in `shown`
+  // too, when given), and stores the counts.
+  bool finding(uint64_t Counts::*count, uint64_t Counts::*shown, Identity& id, std::string_view headline,
+               const std::vector<std::string>& details);
+  void write(const std::string& s);
   Options opts_;
+  std::vector<Identity> suppressions_;
   std::FILE* out_ = nullptr;
   bool own_ = false;
   mutable std::mutex mu_;

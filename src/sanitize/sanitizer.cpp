@@ -22,8 +22,12 @@ Sanitizer::~Sanitizer() = default;
 
 void Sanitizer::api_error(std::string_view call, int code, std::string_view name, std::string_view text) {
   if (!opts_.report_api_errors) return;
-  reporter_.error(fmt::format("Program hit {} (error {}) due to \"{}\" on CUDA API call to {}.", name, code, text,
-                              call),
+  Identity id;
+  id.kind = "api_error";
+  id.function = call;
+  id.error = std::to_string(code);
+  reporter_.error(std::move(id),
+                  fmt::format("Program hit {} (error {}) due to \"{}\" on CUDA API call to {}.", name, code, text, call),
                   {});
 }
 
@@ -43,7 +47,7 @@ void Sanitizer::finish() {
 }
 
 void Sanitizer::launch_begin(const exec::LaunchInfo& info) {
-  kernel_ = std::string(info.kernel);
+  kernel_ = demangle(info.kernel);
   program_ = info.program;
   grid_ = info.grid;
   block_ = info.block;
@@ -76,6 +80,17 @@ std::vector<std::string> Sanitizer::where(const program::Function* fn, uint32_t 
   if (fn) v = site_lines(*fn, pc, program_, true);
   v.push_back(fmt::format("by thread {} in block {}", dim(thread_of(w, lane)), dim(block_of(w.cta_linear))));
   return v;
+}
+
+Identity Sanitizer::site_identity(const char* kind, const program::Function* fn, uint32_t pc) const {
+  Identity id;
+  id.kind = kind;
+  id.kernel = kernel_;
+  if (fn && pc < fn->code.size()) {
+    if (program_) id.location = program::describe_source(*program_, *fn, pc);
+    if (id.location.empty()) id.location = fmt::format("PTX line {}", fn->code[pc].line);
+  }
+  return id;
 }
 
 void Sanitizer::add_frames(std::vector<std::string>& d, const program::Function* fn, uint32_t pc) const {

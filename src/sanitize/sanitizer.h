@@ -74,6 +74,16 @@ class Sanitizer : public exec::ExecutionListener, public exec::MemoryObserver {
   std::vector<std::string> where(const program::Function* fn, uint32_t pc, exec::WarpRef w, uint32_t lane) const;
   // Appends the "Device Frame:..." lines (device_frames), the last details.
   void add_frames(std::vector<std::string>& d, const program::Function* fn, uint32_t pc) const;
+  // A finding's identity at instruction pc of fn in the current launch
+  // (suppression.h): the kernel, the CUDA source line (else the PTX line).
+  Identity site_identity(const char* kind, const program::Function* fn, uint32_t pc) const;
+  // A finding's identity by its kind and size in bytes (leaks, unused memory, copies).
+  static Identity sized_identity(const char* kind, uint64_t bytes) {
+    Identity id;
+    id.kind = kind;
+    id.size = std::to_string(bytes);
+    return id;
+  }
   void fail_launch() { launch_failed_ = true; }
   // " called NAME" for an allocation the program named with NVTX, else "".
   std::string called(uint64_t base) const;
@@ -81,7 +91,7 @@ class Sanitizer : public exec::ExecutionListener, public exec::MemoryObserver {
   Options opts_;
   exec::DeviceMemory* memory_;
   Reporter reporter_;
-  std::string kernel_;
+  std::string kernel_;  // the current launch's kernel, demangled
   const program::Program* program_ = nullptr;  // the launch's, for source lines
   Dim3 grid_, block_;
   uint64_t shared_per_cta_ = 0;

@@ -214,6 +214,9 @@ class Synccheck final : public Sanitizer {
   // softgpu's detail line.
   void report_lanes(std::string_view what, const Suspect& s, exec::WarpRef warp, uint32_t lanes,
                     std::string extra = {}) {
+    const char* kind = what == kWarpDiv    ? "sync_warp_divergence"
+                       : what == kBlockDiv ? "sync_block_divergence"
+                                           : "sync_invalid_arguments";
     if (extra.empty() && what == kWarpDiv)
       extra = fmt::format("Lanes 0x{:08x} of the warp's live lanes 0x{:08x} executed it", s.executed, s.live);
     for (uint32_t l = 0; l < 32; ++l) {
@@ -221,7 +224,7 @@ class Synccheck final : public Sanitizer {
       auto d = where(s.fn, s.pc, warp, l);
       if (!extra.empty()) d.push_back(extra);
       add_frames(d, s.fn, s.pc);
-      reporter_.error(what, d);
+      reporter_.error(site_identity(kind, s.fn, s.pc), what, d);
     }
     fail_launch();
   }

@@ -13,35 +13,44 @@
 
 #include "sanitize/options.h"
 #include "sanitize/result_file.h"
+#include "sanitize/suppression.h"
 
 namespace softgpu::tools {
 namespace {
 
-// Appends one line to the log (stdout or the log file).
-void log_line(const std::string& log_file, const std::string& text, bool truncate = false) {
-  if (log_file.empty()) {
-    std::cout << "========= " << text << std::endl;
+// Appends text to the report: stdout, or the file (--save, --log-file).
+void put(const std::string& file, const std::string& text, bool truncate = false) {
+  if (file.empty()) {
+    std::cout << text << std::flush;
     return;
   }
-  std::ofstream f(log_file, truncate ? std::ios::trunc : std::ios::app);
-  f << "========= " << text << "\n";
+  std::ofstream f(file, truncate ? std::ios::trunc : std::ios::app);
+  f << text;
 }
 
 }  // namespace
 
 int cmd_sanitize(const std::vector<std::string>& argv, const SanitizeOptions& opts) {
-  if (!opts.unsupported.empty()) {
-    std::cerr << "softgpu sanitize: " << opts.unsupported
-              << " is not supported: softgpu neither saves reports (--save, --xml) nor reads compute-sanitizer's "
-                 "suppression files (--suppressions); run without it\n";
-    return 2;
-  }
   if (!sanitize::tool_from_name(opts.tool)) {
     std::cerr << fmt::format("softgpu sanitize: unknown tool '{}' (memcheck, racecheck, initcheck or synccheck)\n",
                              opts.tool);
     return 2;
   }
-  std::string log = opts.log_file.empty() ? "" : std::filesystem::absolute(opts.log_file).string();
+  if (!opts.save.empty() && !opts.log_file.empty()) {
+    std::cerr << "softgpu sanitize: --save and --log-file both say where the report goes; give one\n";
+    return 2;
+  }
+  unsetenv(sanitize::kEnvSuppressions);
+  if (!opts.suppressions.empty()) {
+    // Checked here, so that a bad file is a usage error before the program runs.
+    if (auto rules = sanitize::read_suppressions(opts.suppressions); !rules) {
+      std::cerr << "softgpu sanitize: " << rules.error().message << "\n";
+      return 2;
+    }
+    setenv(sanitize::kEnvSuppressions, std::filesystem::absolute(opts.suppressions).c_str(), 1);
+  }
+  const std::string& dest = opts.save.empty() ? opts.log_file : opts.save;
+  const std::string log = dest.empty() ? "" : std::filesystem::absolute(dest).string();
   char result[] = "/tmp/softgpu-sanitize-XXXXXX";
   const int fd = mkstemp(result);
   if (fd < 0) {
@@ -60,23 +69,33 @@ int cmd_sanitize(const std::vector<std::string>& argv, const SanitizeOptions& op
   if (!opts.track_unused_memory.empty()) setenv(sanitize::kEnvUnused, opts.track_unused_memory.c_str(), 1);
   if (opts.padding) setenv(sanitize::kEnvPadding, std::to_string(*opts.padding).c_str(), 1);
   if (!opts.nvtx.empty()) setenv(sanitize::kEnvNvtx, opts.nvtx.c_str(), 1);
+  setenv(sanitize::kEnvXml, opts.xml ? "yes" : "no", 1);
   if (!opts.show_backtrace.empty() && opts.show_backtrace != "no")
     std::cerr << "softgpu sanitize: no backtraces are printed (--show-backtrace " << opts.show_backtrace
               << "); reports name the kernel, the CUDA source line and the PTX line\n";
   setenv(sanitize::kEnvResultFile, result, 1);
 
-  log_line(log, "COMPUTE-SANITIZER", true);
+  // A line of ours: "========= TEXT", or an XML <message>.
+  auto line = [&](const std::string& text) {
+    return opts.xml ? sanitize::xml_message(text) : "========= " + text + "\n";
+  };
+  put(log, opts.xml ? sanitize::xml_begin(opts.tool) : line("COMPUTE-SANITIZER"), true);
   const int rc = cmd_run(argv, opts.run);
 
   // The program's counts as they were when it ended, also when it died
-  // (empty: it never started the CUDA runtime). The summary is ours.
+  // (empty: it never started the CUDA runtime). The summary is ours, and so
+  // is the XML report's end: the file is whole however the program ended.
   const sanitize::Counts counts = sanitize::read_result_file(result).value_or(sanitize::Counts{});
   std::remove(result);
-  if (rc > 128) log_line(log, "Error: process didn't terminate successfully");
-  else if (rc != 0 && opts.check_exit_code == "yes") log_line(log, "Target application returned an error");
-  for (const std::string& l : sanitize::summary_lines(*sanitize::tool_from_name(opts.tool), counts)) log_line(log, l);
-  const uint64_t errors = counts.errors;
-  if (errors && opts.error_exitcode) return *opts.error_exitcode;
+  std::string tail;
+  if (rc > 128) tail += line("Error: process didn't terminate successfully");
+  else if (rc != 0 && opts.check_exit_code == "yes") tail += line("Target application returned an error");
+  const auto summary = sanitize::summary_lines(*sanitize::tool_from_name(opts.tool), counts);
+  if (opts.xml) tail += sanitize::xml_end(counts, summary);
+  else
+    for (const std::string& l : summary) tail += line(l);
+  put(log, tail);
+  if (counts.errors && opts.error_exitcode) return *opts.error_exitcode;
   return rc;
 }
 

@@ -25,7 +25,9 @@ struct SanitizeOptions {
   std::string nvtx;                 // yes | no: NVTX memory annotations read
   std::string check_exit_code = "yes";  // no: no "Target application returned an error" line
   std::optional<uint64_t> padding;  // bytes after each allocation
-  std::string unsupported;          // an option softgpu rejects (--suppressions, --save, --xml), for its message
+  bool xml = false;                 // --xml: the report as XML (sanitize/suppression.h)
+  std::string save;                 // --save: the report goes to this file (instead of stdout or --log-file)
+  std::string suppressions;         // --suppressions: a report saved with --xml; its findings are not reported
   RunOptions run;                   // --gpu, --watchdog, ...
 };
 

@@ -173,15 +173,14 @@ int main(int argc, char** argv) {
   auto* san = app.add_subcommand(
       "sanitize", "Run a program under a sanitizer (memcheck, racecheck, initcheck, synccheck), as compute-sanitizer");
   tools::SanitizeOptions so;
-  std::string san_watchdog_text, print_limit_text, padding_text, unsupported_text;
-  bool xml_flag = false;
+  std::string san_watchdog_text, print_limit_text, padding_text;
   san->add_option("--tool", so.tool, "memcheck (default), racecheck, initcheck or synccheck")
       ->check(CLI::IsMember({"memcheck", "racecheck", "initcheck", "synccheck"}));
   san->add_option("--leak-check", so.leak_check, "memcheck: full reports device memory not freed at exit (default no)")
       ->check(CLI::IsMember({"full", "no"}));
   san->add_option("--error-exitcode", so.error_exitcode, "exit with this status when errors were found");
   san->add_option("--print-limit", print_limit_text, "stop printing after this many errors (default 100, 0 = no limit)");
-  san->add_option("--log-file", so.log_file, "write the reports to FILE instead of stdout");
+  san->add_option("--log-file", so.log_file, "write the report to FILE instead of stdout");
   san->add_option("--racecheck-report", so.racecheck_report, "racecheck: analysis (default), hazard or all")
       ->check(CLI::IsMember({"analysis", "hazard", "all"}));
   san->add_option("--report-api-errors", so.report_api_errors,
@@ -208,9 +207,12 @@ int main(int argc, char** argv) {
   san->add_option("--nvtx", so.nvtx,
                   "yes: read the program's NVTX memory annotations (pools, names, permissions); no (default)")
       ->check(CLI::IsMember({"yes", "no"}));
-  for (const char* o : {"--suppressions", "--save"})
-    san->add_option(o, unsupported_text, "not supported (compute-sanitizer's report and suppression files)");
-  san->add_flag("--xml", xml_flag, "not supported");
+  san->add_option("--save", so.save, "write the report to FILE (text, or XML with --xml) instead of stdout");
+  san->add_flag("--xml", so.xml,
+                "write the report as XML (softgpu's own format: one record per finding, see docs/sanitizers.md)");
+  san->add_option("--suppressions", so.suppressions,
+                  "a report saved with --xml: findings that match one of its records are neither reported nor "
+                  "counted");
   san->add_option("--gpu", so.run.gpu, "GPU config key or name (see `softgpu devices`), or a .toml file");
   san->add_option("--watchdog", san_watchdog_text, "per-launch wall-clock limit in seconds (default: none)");
   san->footer(
@@ -218,7 +220,7 @@ int main(int argc, char** argv) {
       "[--error-exitcode N] [--print-limit N] [--log-file FILE] [--racecheck-report analysis|hazard|all] "
       "[--report-api-errors explicit|all|no] [--show-backtrace no] [--destroy-on-device-error context|kernel] "
       "[--check-device-heap yes|no] [--padding N] [--track-unused-memory yes|no] [--nvtx yes|no] "
-      "[--check-exit-code yes|no] "
+      "[--check-exit-code yes|no] [--save FILE] [--xml] [--suppressions FILE] "
       "[--gpu NAME] [--watchdog SECONDS] [--] PROGRAM [ARGS...]");
 
   app.add_subcommand("devices", "List the simulated GPUs");
@@ -305,9 +307,6 @@ int main(int argc, char** argv) {
         return usage_error("--padding takes a number of bytes, at most 1073741824", "sanitize");
       so.padding = n;
     }
-    for (auto [given, name] : {std::pair{!san->get_option("--suppressions")->empty(), "--suppressions"},
-                               std::pair{!san->get_option("--save")->empty(), "--save"}, std::pair{xml_flag, "--xml"}})
-      if (given && so.unsupported.empty()) so.unsupported = name;
     return tools::cmd_sanitize(program, so);
   }
   if (app.got_subcommand("devices")) return cmd_devices();

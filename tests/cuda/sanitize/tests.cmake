@@ -56,3 +56,15 @@ sanitize_test(sanitize.nvtx.marked nvtx_memory sanitize/clean.expected
               OPTS --nvtx yes --tool initcheck --error-exitcode 3 ARGS marked)
 sanitize_test(sanitize.nvtx.unmarked nvtx_memory sanitize/nvtx_unmarked.expected EXPECT_RC 3
               OPTS --nvtx yes --tool initcheck --print-limit 1 --error-exitcode 3 ARGS marked unmarked)
+
+# --save/--xml/--suppressions, as NVIDIA's Suppressions sample's Makefile uses
+# them (suppressions.cu; check_suppressions.py says what each case checks).
+softgpu_cuda_program(suppressions SOURCES sanitize/suppressions.cu FLAGS -lineinfo)
+foreach(c memcheck two_findings malformed initcheck abort outputs)
+  set(_work ${_bin}/suppressions_${c})
+  file(MAKE_DIRECTORY ${_work})
+  add_test(NAME cuda.sanitize.suppressions.${c}
+    COMMAND ${Python3_EXECUTABLE} ${_src}/sanitize/check_suppressions.py $<TARGET_FILE:softgpu> ${_bin}/suppressions
+            ${_src}/sanitize/suppressions.cu ${_work} ${c})
+  set_tests_properties(cuda.sanitize.suppressions.${c} PROPERTIES LABELS "cuda;sanitize" TIMEOUT 600)
+endforeach()
