@@ -12,6 +12,8 @@
 #     implemented type combination (types), and the unsupported ones and
 #     invalid arguments (unsupported).
 #   cublas_more PART: swap/rot/iamin (level1), ger, symv, trsv, dgmm, syrk, trsm, SgemmEx.
+#   cublas_transfer: Set/GetVector, Set/GetMatrix, Async and _64 forms, byte
+#     by byte against where each element must land; invalid values, refused copies.
 #   cublas_unsupported: an unimplemented routine returns NOT_SUPPORTED and
 #     says so once on stderr.
 #   cublas_tensor_core PART: the tensor-core gemm (tf32 incl. the exact-f32
@@ -25,7 +27,7 @@ if(TARGET cublas)
   foreach(part handle level1 sgemm dgemm)
     cuda_test(cublas_${part} cublas_routines ARGS ${part} STDOUT_REGEX "PASS cublas_routines ${part}")
   endforeach()
-  foreach(group gemv geam gemm_batched gemm_batched_ex)
+  foreach(group gemv geam gemm_batched gemm_batched_ex transfer)
     softgpu_cuda_program(cublas_${group} SOURCES cublas/cublas_${group}.cu FLAGS -lcublas)
     cuda_test(cublas_${group} cublas_${group} STDOUT_REGEX "PASS cublas_${group}")
   endforeach()
