@@ -95,6 +95,7 @@ const Field kFields[] = {
     {"timing.memory", "dram_efficiency", AT(timing.dram_efficiency), 0.01, 1},
 
     {"timing.host", "kernel_launch_us", AT(timing.kernel_launch_us), 0, 1e6},
+    {"timing.host", "graph_kernel_launch_us", AT(timing.graph_kernel_launch_us), 0, 1e6},
     {"timing.host", "pcie_gen", AT(timing.pcie_gen), 1, 16},
     {"timing.host", "host_link_gbps", AT(timing.host_link_gbps), 0.001, 1e5},
     {"timing.host", "d2d_copy_gbps", AT(timing.d2d_copy_gbps), 1, 1e7},

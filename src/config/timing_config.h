@@ -66,6 +66,7 @@ struct TimingConfig {
 
   // [timing.host]
   double kernel_launch_us = 0;        // back-to-back launch cost in one stream
+  double graph_kernel_launch_us = 0;  // the same for a kernel node of a launched CUDA graph (0: kernel_launch_us)
   uint32_t pcie_gen = 0;
   double host_link_gbps = 0;          // per direction, x16
   double d2d_copy_gbps = 0;           // on-device copy, bytes read + written per second

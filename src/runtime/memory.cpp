@@ -99,7 +99,7 @@ void Runtime::graph_node_timing(const void* exec, size_t node, const std::vector
   auto node_ref = [&](size_t i) {
     auto [it, fresh] = graph_node_ids_.try_emplace({exec, i}, 0);
     if (fresh) it->second = (uint64_t(1) << 63) | graph_node_ids_.size();  // no stream handle looks like this
-    return timing::StreamRef{it->second, false, false};
+    return timing::StreamRef{it->second, false, false, true};
   };
   if (!deps) {  // the launch ends: its stream waits for every node
     double end = timing_->stream_time_us(stream_ref(stream));

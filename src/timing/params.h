@@ -75,6 +75,7 @@ struct TimingParams {
   uint32_t l2_far_latency = 0;
   // Filled by params_from() (params_from_config.h); not used by the SM model.
   double kernel_launch_cycles = 0;    // back-to-back kernel launch cost in one stream (timing/session.h)
+  double graph_kernel_launch_cycles = 0;  // the same for a kernel node of a graph launch
   double host_link_bytes_per_cycle = 0;  // PCIe, per direction
   double d2d_bytes_per_cycle = 0;     // on-device cudaMemcpy, bytes read + written
   TensorRates tensor{};

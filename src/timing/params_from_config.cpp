@@ -69,6 +69,7 @@ Result<TimingParams> params_from(const config::GpuConfig& gpu, uint64_t shared_c
   p.dram_efficiency = t.dram_efficiency;
 
   p.kernel_launch_cycles = t.kernel_launch_us * p.clock_mhz;  // us x cycles per us
+  p.graph_kernel_launch_cycles = (t.graph_kernel_launch_us > 0 ? t.graph_kernel_launch_us : t.kernel_launch_us) * p.clock_mhz;
   p.host_link_bytes_per_cycle = per_cycle(t.host_link_gbps);
   p.d2d_bytes_per_cycle = per_cycle(t.d2d_copy_gbps);
   p.tensor = TensorRates{t.tensor_fp16_f32, t.tensor_fp16_f16, t.tensor_bf16_f32, t.tensor_tf32,

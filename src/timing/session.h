@@ -36,6 +36,7 @@ struct StreamRef {
   uint64_t id = 0;       // the handle; ignored for the legacy stream
   bool legacy = true;    // the legacy default stream (0 / cudaStreamLegacy)
   bool blocking = true;  // synchronizes with the legacy stream (not cudaStreamNonBlocking)
+  bool graph_node = false;  // a node's own timeline in a graph launch: its kernels cost graph_kernel_launch_cycles
 };
 
 class TimingSession {
@@ -87,6 +88,7 @@ class TimingSession {
   // launches on a GPU); each launch reads it, then adds what it touched.
   std::unique_ptr<SectorCache> l2_;
   SectorCache& l2();
+  double launch_cycles(StreamRef s) const;  // a kernel launch's overhead on s
   // A copy or memset's device range through the L2 (only its last L2's
   // worth can still be there after it).
   void through_l2(uint64_t addr, uint64_t bytes, bool write);

@@ -32,14 +32,19 @@ struct Device : test::PtxDevice {
 };
 
 template <class... A>
-const timing::KernelTiming& timed(Device& d, timing::TimingSession& s, const char* k, Dim3 g, Dim3 b, A... args) {
+const timing::KernelTiming& timed_on(timing::StreamRef stream, Device& d, timing::TimingSession& s, const char* k,
+                                     Dim3 g, Dim3 b, A... args) {
   const auto cfg = d.config(k, g, b, args...);
   exec::ExecOptions opts;
   opts.threads = 2;
-  opts.listener = s.begin_launch({k, g, b, 0, 0});
+  opts.listener = s.begin_launch({k, g, b, 0, 0}, stream);
   auto r = d.launch(k, cfg, opts);
   if (r.status != Status::Success) throw std::runtime_error(r.fault ? r.fault->message : "launch failed");
   return s.end_launch();
+}
+template <class... A>
+const timing::KernelTiming& timed(Device& d, timing::TimingSession& s, const char* k, Dim3 g, Dim3 b, A... args) {
+  return timed_on({}, d, s, k, g, b, args...);
 }
 
 // Cycles per step of a chase over `lines` lines `stride` bytes apart: the
@@ -237,8 +242,8 @@ void atomics_table(const std::vector<config::GpuConfig>& gpus) {
 // Launch overhead (empty kernels back to back in one session) and copies
 // through the session's copy path, as the runtime drives it under --timing.
 void host_table(const std::vector<config::GpuConfig>& gpus) {
-  std::cout << "\n| GPU | empty kernel back to back, us per launch: model (overhead + kernel) | H2D GB/s | D2H GB/s "
-               "| D2D GB/s (read + write) |\n|---|---|---|---|---|\n";
+  std::cout << "\n| GPU | empty kernel back to back, us per launch: model (overhead + kernel) | the same as "
+               "graph nodes in a chain | H2D GB/s | D2H GB/s | D2D GB/s (read + write) |\n|---|---|---|---|---|---|\n";
   for (const auto& g : gpus) {
     auto s = timing::TimingSession::create(g);
     if (!s) throw std::runtime_error(s.error().message);
@@ -248,6 +253,18 @@ void host_table(const std::vector<config::GpuConfig>& gpus) {
     for (uint32_t i = 0; i < launches; ++i) timed(d, **s, "empty", {1}, {32});
     const double per_launch = ((*s)->now_us() - t0) / launches;
     const double kernel_us = (*s)->launches().back().microseconds;
+    // The same kernels as the nodes of a chain in one graph launch: each
+    // on its node's timeline, starting when the previous node ends.
+    const double g0 = (*s)->now_us();
+    double end = g0;
+    for (uint32_t i = 0; i < launches; ++i) {
+      const timing::StreamRef node{(uint64_t(1) << 63) | i, false, false, true};
+      (*s)->wait_until(node, end);
+      timed_on(node, d, **s, "empty", {1}, {32});
+      end = (*s)->stream_time_us(node);
+    }
+    const double per_node = (end - g0) / launches;
+    (*s)->wait_until({}, end);  // the launch stream waits for the graph's nodes
     const uint64_t bytes = 256ull << 20;
     auto gbps = [&](timing::CopyPath path, double moved) {
       const double a = (*s)->now_us();
@@ -257,9 +274,9 @@ void host_table(const std::vector<config::GpuConfig>& gpus) {
     const double h2d = gbps(timing::CopyPath::HostToDevice, double(bytes));
     const double d2h = gbps(timing::CopyPath::DeviceToHost, double(bytes));
     const double d2d = gbps(timing::CopyPath::DeviceToDevice, 2.0 * double(bytes));
-    std::cout << fmt::format("| {} | {:.3f} ({:.3f} + {:.3f}: {} cycles) | {:.1f} | {:.1f} | {:.0f} |\n", g.key,
-                             per_launch, per_launch - kernel_us, kernel_us, (*s)->launches().back().cycles, h2d, d2h,
-                             d2d);
+    std::cout << fmt::format("| {} | {:.3f} ({:.3f} + {:.3f}: {} cycles) | {:.3f} | {:.1f} | {:.1f} | {:.0f} |\n",
+                             g.key, per_launch, per_launch - kernel_us, kernel_us, (*s)->launches().back().cycles,
+                             per_node, h2d, d2h, d2d);
   }
 }
 
