@@ -1,12 +1,17 @@
 // Compiled code for launches: the kernel and the functions it calls
 // directly, compiled once per program, at the first launch or, tiered,
-// once the kernel is hot (exec/compiled.h): then by the host thread that
-// noticed, while the launch's other threads go on interpreting. (Not on a
-// thread of its own: one compiling while the process exits would run into
-// LLVM's function-local statics being destroyed under it.) Code an earlier
-// compilation left at hand (the disk cache) is taken at the first launch.
+// once the kernel is hot (a fixed threshold, ExecOptions::jit_hot) or once
+// compiling is worth its estimated cost (worth_compiling, the default):
+// then by the host thread that noticed, while the launch's other threads go
+// on interpreting. (Not on a thread of its own: one compiling while the
+// process exits would run into LLVM's function-local statics being
+// destroyed under it.) Code an earlier compilation left at hand (the disk
+// cache) is taken at the first launch.
 #include "exec/compiled.h"
 
+#include <algorithm>
+#include <chrono>
+#include <optional>
 #include <vector>
 
 #include "exec/warp.h"
@@ -43,6 +48,11 @@ void size_tables(const LoadedProgram& lp) {
   j.requested.assign(n, 0);
   j.probed.assign(n, 0);
   j.executed.assign(n, 0);
+  j.interpreted.assign(n, 0);
+}
+
+double launch_seconds(const LaunchState& L) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - L.start).count();
 }
 
 // Compiles what of the closure is not compiled yet and publishes it. The
@@ -98,14 +108,17 @@ void bind_compiled_code(LaunchState& L, uint32_t kernel) {
   L.jit = o.compiler && !o.listener;
   if (!L.jit) return;
   const LoadedProgram& lp = *L.lp;
+  const std::vector<uint32_t> fns = closure(lp, kernel);
   uint64_t size = 0;
-  for (uint32_t f : closure(lp, kernel)) size += lp.prog.functions[f].code.size();
+  for (uint32_t f : fns) size += lp.prog.functions[f].code.size();
+  L.jit_cost = !o.jit_hot;
   bool now = o.jit_hot == 0, probe = false;
   {
     std::lock_guard lock(lp.jit.mu);
     size_tables(lp);
     L.jit_before = lp.jit.executed[kernel];
-    L.jit_threshold = o.jit_hot * size;
+    L.jit_threshold = o.jit_hot.value_or(0) * size;
+    L.jit_spent_before = lp.jit.interpreted[kernel];
     if (lp.jit.requested[kernel]) {
       L.jit_asked = true;
       now = false;
@@ -125,9 +138,34 @@ void bind_compiled_code(LaunchState& L, uint32_t kernel) {
   if (now) {
     L.jit_asked = true;
     compile_closure(lp, kernel, *o.compiler);
-  } else {
+  } else if (!L.jit_cost) {
     jit_progress(L, 0);
+  } else if (!L.jit_asked) {
+    // The estimate covers what is left to compile (not what the cache or
+    // another kernel's compilation gave).
+    {
+      std::lock_guard lock(lp.jit.mu);
+      for (uint32_t f : fns)
+        if (!lp.jit.tried[f]) L.jit_instructions += lp.prog.functions[f].code.size();
+    }
+    L.jit_seconds_per_instruction = o.compiler->seconds_per_instruction();
+    if (worth_compiling(L.jit_spent_before, std::nullopt, L.jit_instructions, L.jit_seconds_per_instruction))
+      request_compile(L);
   }
+}
+
+bool jit_cost_says_compile(const LaunchState& L) {
+  const double spent = launch_seconds(L) * L.jit_threads;
+  // The rest of the launch at the rate of its CTAs so far, once a sample
+  // of them has finished: 1% of them and 4 per host thread (the first
+  // CTAs run slower than the rest, and those still running count in
+  // `spent` but not in `done`: early projections overshoot, by 2-3x on
+  // SHOC MaxFlops' first kernel).
+  const uint64_t done = L.ctas_done.load(std::memory_order_relaxed);
+  std::optional<double> remaining;
+  if (done >= std::max<uint64_t>(4 * uint64_t(L.jit_threads), L.total_ctas / 100))
+    remaining = done < L.total_ctas ? spent * double(L.total_ctas - done) / double(done) : 0;
+  return worth_compiling(L.jit_spent_before + spent, remaining, L.jit_instructions, L.jit_seconds_per_instruction);
 }
 
 void request_compile(LaunchState& L) {
@@ -143,8 +181,10 @@ void request_compile(LaunchState& L) {
 
 void jit_launch_end(LaunchState& L, uint64_t total) {
   if (!L.jit) return;
+  const double spent = launch_seconds(L) * L.jit_threads;
   std::lock_guard lock(L.lp->jit.mu);
   L.lp->jit.executed[L.kernel_index] += total;
+  L.lp->jit.interpreted[L.kernel_index] += spent;
 }
 
 }  // namespace softgpu::exec

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace softgpu::exec {
@@ -53,6 +54,31 @@ class CompiledCode {
   std::vector<BlockFn> entry;  // by pc: the block starting there, or null (interpret)
 };
 
+// The default tiering's compile estimate before this process has measured
+// a compilation: seconds of LLVM time per PTX instruction (docs/jit.md;
+// measured 2.5-5 ms on SHOC's MaxFlops, 1-2 ms on smaller kernels).
+inline constexpr double kDefaultCompileSecondsPerInstruction = 3e-3;
+
+// The default tier decision (ExecOptions::jit_hot unset) for a kernel
+// whose closure has `instructions` PTX instructions left to compile, at an
+// estimated `instructions` x `seconds_per_instruction`. `remaining_s` is
+// the projected interpreted host-thread seconds of the rest of the current
+// launch, or nullopt where there is no projection (at a launch's start, or
+// before enough of its CTAs have finished). With a projection: compile when
+// the rest is at least twice the estimate (with the compile on one of two
+// host threads, about where it pays for itself in this launch). Without
+// one: when the interpreted host-thread seconds already spent on the kernel
+// (`spent_s`: its earlier launches, and this one so far) reach the
+// estimate. So a launch projected to end too soon is not compiled in the
+// middle, where the compile could not be earned back; its seconds count at
+// the kernel's next launch, which, if there is one, compiles from its start.
+inline bool worth_compiling(double spent_s, std::optional<double> remaining_s, uint64_t instructions,
+                            double seconds_per_instruction) {
+  const double estimate = double(instructions) * seconds_per_instruction;
+  if (remaining_s) return *remaining_s >= 2 * estimate;
+  return spent_s >= estimate;
+}
+
 class CodeCompiler {
  public:
   virtual ~CodeCompiler() = default;
@@ -63,6 +89,10 @@ class CodeCompiler {
   // earlier in this process or in the disk cache), else null: a kernel
   // whose code is at hand runs compiled from its first launch.
   virtual std::shared_ptr<const CompiledCode> cached(const LoadedProgram&, uint32_t) { return nullptr; }
+  // Mean seconds per PTX instruction of the functions this compiler has
+  // compiled in this process (not those from a cache), for worth_compiling;
+  // kDefaultCompileSecondsPerInstruction until one has been measured.
+  virtual double seconds_per_instruction() const { return kDefaultCompileSecondsPerInstruction; }
 };
 
 // What a loaded program keeps of its compiled code (LoadedProgram::jit).
@@ -80,6 +110,7 @@ class ProgramCode {
   std::vector<uint8_t> requested;   // by kernel: its compilation was asked for
   std::vector<uint8_t> probed;      // by kernel: CodeCompiler::cached was asked for its closure
   std::vector<uint64_t> executed;   // by kernel: warp instructions of its finished launches
+  std::vector<double> interpreted;  // by kernel: host-thread seconds of its finished launches
 };
 
 }  // namespace softgpu::exec

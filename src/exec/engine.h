@@ -119,12 +119,14 @@ struct ExecOptions {
   // Compiles kernels to host code (src/jit); null = interpret. Ignored while
   // a listener is set (compiled blocks emit no records).
   CodeCompiler* compiler = nullptr;
-  // Tiered compilation: a kernel runs interpreted until it has executed
-  // jit_hot warp instructions per PTX instruction of it and its direct
-  // callees (over all its launches), then is compiled by the host thread
-  // that noticed (the launch's other threads go on interpreting; warps
-  // switch at their next quantum). 0 = compile at the first launch.
-  uint64_t jit_hot = 0;
+  // Tiered compilation: a kernel runs interpreted until it is compiled by
+  // the host thread that noticed (the launch's other threads go on
+  // interpreting; warps switch at their next quantum). With jit_hot set,
+  // once it has executed jit_hot warp instructions per PTX instruction of
+  // it and its direct callees (over all its launches); 0 = compile at the
+  // first launch. Unset: when worth_compiling (exec/compiled.h) says the
+  // interpreted time spent or projected outweighs the compile's estimate.
+  std::optional<uint64_t> jit_hot = 0;
   uint32_t registers_per_thread = 0;  // from the machine code, for the listener (0 = unknown)
   const class TextureRegistry* textures = nullptr;  // texture/surface objects (exec/texture.h)
   // Device malloc heap (cudaLimitMallocHeapSize): created at the first launch

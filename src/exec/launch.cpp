@@ -503,6 +503,7 @@ LaunchResult launch(const LoadedProgram& lp, const std::string& kernel, const La
     opts.listener->launch_begin(li);
   }
   const unsigned nthreads = unsigned(std::clamp<uint64_t>(opts.threads, 1, nclusters));
+  L.jit_threads = nthreads;
   // The runtime's threads, kept between launches; without them this launch
   // starts and joins its own.
   std::optional<HostThreads> own;

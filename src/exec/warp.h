@@ -79,10 +79,18 @@ struct LaunchState {
   DeviceHeap* heap = nullptr;    // device malloc heap (programs that call malloc/free)
   // Compiled code (exec/compiled.cpp): warps bind lp->jit.published when
   // `jit`; the kernel is compiled once the launch's instructions plus
-  // `jit_before` reach `jit_threshold` (jit_asked: requested).
+  // `jit_before` reach `jit_threshold` (jit_asked: requested), or, with
+  // `jit_cost` (no ExecOptions::jit_hot), when worth_compiling says so of
+  // the interpreted seconds spent (`jit_spent_before` plus this launch's
+  // wall time x `jit_threads`) and projected, against `jit_instructions`
+  // (what of the closure is left to compile) x `jit_seconds_per_instruction`.
   bool jit = false;
+  bool jit_cost = false;
   uint64_t jit_before = 0, jit_threshold = 0;
   std::atomic<bool> jit_asked{false};
+  double jit_spent_before = 0, jit_seconds_per_instruction = 0;
+  uint64_t jit_instructions = 0;
+  uint32_t jit_threads = 1;  // host threads running the launch
   std::atomic<uint64_t> compiled_instructions{0};  // of warp_instructions, run by compiled blocks
   // Progress and watchdog (exec/monitor.cpp).
   uint64_t total_ctas = 0;
@@ -403,17 +411,20 @@ class Warp {
 };
 
 // Sets up the launch's compiled code (exec/compiled.cpp): compiles the
-// kernel and its direct callees now when ExecOptions::jit_hot is 0, else
-// sets the threshold at which jit_progress asks for them.
+// kernel and its direct callees now when ExecOptions::jit_hot is 0 (or the
+// cost rule says so already), else sets what jit_progress weighs.
 void bind_compiled_code(LaunchState& L, uint32_t kernel);
-// At the launch's end: adds its instructions to the kernel's history.
+// At the launch's end: adds its instructions and host-thread seconds to the
+// kernel's history.
 void jit_launch_end(LaunchState& L, uint64_t total);
 // Queues (or runs) the kernel's compilation, once per launch.
 void request_compile(LaunchState& L);
+// The cost rule's decision for the launch so far (exec/compiled.cpp).
+bool jit_cost_says_compile(const LaunchState& L);
 // Called with the launch's warp instructions so far (exec/monitor.cpp).
 inline void jit_progress(LaunchState& L, uint64_t total) {
-  if (L.jit && !L.jit_asked.load(std::memory_order_relaxed) && L.jit_before + total >= L.jit_threshold)
-    request_compile(L);
+  if (!L.jit || L.jit_asked.load(std::memory_order_relaxed)) return;
+  if (L.jit_cost ? jit_cost_says_compile(L) : L.jit_before + total >= L.jit_threshold) request_compile(L);
 }
 
 // shfl/vote/match/redux/elect (.sync) and bar.warp.sync (exec/its.cpp).

@@ -53,6 +53,10 @@ struct JitState {
   std::unordered_set<std::string> hints;  // of the functions this process compiled or loaded
   std::atomic<uint64_t> compiled{0}, from_disk{0}, reused{0};
   std::atomic<uint64_t> lowered{0}, through_handlers{0};  // instructions, over all compiled functions
+  // Compilations by LLVM (not from a cache): their PTX instructions and
+  // seconds (lowering to the link), for seconds_per_instruction; under mu.
+  uint64_t measured_instructions = 0;
+  double measured_seconds = 0;
 };
 
 // One function's machine code in the JIT; removing its resource tracker
@@ -120,6 +124,12 @@ class LlvmCompiler final : public exec::CodeCompiler {
     }
     if (!seen && !(st_->disk && st_->disk->has_hint(h))) return nullptr;
     return build(lp, fn, true);
+  }
+
+  double seconds_per_instruction() const override {
+    std::lock_guard lock(st_->mu);
+    if (!st_->measured_instructions) return exec::kDefaultCompileSecondsPerInstruction;
+    return st_->measured_seconds / double(st_->measured_instructions);
   }
 
   const JitState& state() const { return *st_; }
@@ -226,9 +236,14 @@ class LlvmCompiler final : public exec::CodeCompiler {
       m = add_object(key, sym, *obj, f.name);
       if (!m) return nullptr;
     }
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     {
       std::lock_guard lock(st_->mu);
       st_->hints.insert(hint(f));
+      if (how[0] == 'c') {
+        st_->measured_instructions += f.code.size();
+        st_->measured_seconds += ms / 1000;
+      }
     }
     ++(how[0] == 'r' ? st_->reused : how[0] == 'f' ? st_->from_disk : st_->compiled);
     auto code = std::make_shared<Code>();
@@ -236,7 +251,6 @@ class LlvmCompiler final : public exec::CodeCompiler {
     code->entry.assign(f.code.size(), nullptr);
     for (const BlockRange& b : blocks) code->entry[b.begin] = m->fn;
     if (opts_.verbose) {
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       const std::string split = how[0] == 'c' ? fmt::format(" (IR passes {:.1f} ms, code generation {:.1f} ms)", opt_ms, codegen_ms) : "";
       std::fprintf(stderr, "softgpu: jit: '%s': %zu blocks, %u instructions lowered, %u through handlers, %s, %.1f ms%s\n",
                    f.name.c_str(), blocks.size(), stats.native, stats.handler, how, ms, split.c_str());

@@ -68,10 +68,11 @@ struct Options {
   enum class Exec { Interp, Jit } exec = Exec::Interp;
   bool jit_verbose = false;  // SOFTGPU_JIT_VERBOSE=1: a line per compiled function
   // SOFTGPU_JIT_HOT: a kernel is compiled once it has run this many warp
-  // instructions per PTX instruction interpreted (about the compile's own
-  // cost, docs/jit.md); 0 = at its first launch.
-  uint64_t jit_hot = kDefaultJitHot;
-  static constexpr uint64_t kDefaultJitHot = 30000;
+  // instructions per PTX instruction interpreted; 0 = at its first launch.
+  // Unset (the default): once the interpreted time spent on it, or the
+  // projected rest of its launch, outweighs the compile's estimated cost
+  // (exec::worth_compiling, docs/jit.md).
+  std::optional<uint64_t> jit_hot;
   // SOFTGPU_JIT_CACHE: where compiled code is kept between runs (empty: not kept).
   std::string jit_cache_dir;
 };
