@@ -17,7 +17,7 @@ namespace softgpu::cublas {
 namespace {
 
 template <typename T>
-cublasStatus_t axpy(cublasHandle_t h, int n, const T* alpha, const T* x, int incx, T* y, int incy) {
+cublasStatus_t axpy(cublasHandle_t h, int n, const T* alpha, const T* x, int64_t incx, T* y, int64_t incy) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (!alpha) return CUBLAS_STATUS_INVALID_VALUE;
   if (n <= 0) return CUBLAS_STATUS_SUCCESS;
@@ -26,7 +26,7 @@ cublasStatus_t axpy(cublasHandle_t h, int n, const T* alpha, const T* x, int inc
 }
 
 template <typename T>
-cublasStatus_t scal(cublasHandle_t h, int n, const T* alpha, T* x, int incx) {
+cublasStatus_t scal(cublasHandle_t h, int n, const T* alpha, T* x, int64_t incx) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (!alpha) return CUBLAS_STATUS_INVALID_VALUE;
   if (n <= 0 || incx <= 0) return CUBLAS_STATUS_SUCCESS;  // reference BLAS: nothing to do
@@ -35,14 +35,14 @@ cublasStatus_t scal(cublasHandle_t h, int n, const T* alpha, T* x, int incx) {
 }
 
 template <typename T>
-cublasStatus_t copy(cublasHandle_t h, int n, const T* x, int incx, T* y, int incy) {
+cublasStatus_t copy(cublasHandle_t h, int n, const T* x, int64_t incx, T* y, int64_t incy) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (n <= 0) return CUBLAS_STATUS_SUCCESS;
   return from_cuda(launch_copy<T>(h->stream, n, base(x, n, incx), incx, base(y, n, incy), incy));
 }
 
 template <typename T>
-cublasStatus_t dot(cublasHandle_t h, int n, const T* x, int incx, const T* y, int incy, T* result) {
+cublasStatus_t dot(cublasHandle_t h, int n, const T* x, int64_t incx, const T* y, int64_t incy, T* result) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (!result) return CUBLAS_STATUS_INVALID_VALUE;
   return reduce(h, result, n <= 0, [&](T* out) {
@@ -51,31 +51,32 @@ cublasStatus_t dot(cublasHandle_t h, int n, const T* x, int incx, const T* y, in
 }
 
 template <typename T>
-cublasStatus_t nrm2(cublasHandle_t h, int n, const T* x, int incx, T* result) {
+cublasStatus_t nrm2(cublasHandle_t h, int n, const T* x, int64_t incx, T* result) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (!result) return CUBLAS_STATUS_INVALID_VALUE;
   return reduce(h, result, n <= 0 || incx <= 0, [&](T* out) { return launch_nrm2<T>(h->stream, n, x, incx, out); });
 }
 
 template <typename T>
-cublasStatus_t asum(cublasHandle_t h, int n, const T* x, int incx, T* result) {
+cublasStatus_t asum(cublasHandle_t h, int n, const T* x, int64_t incx, T* result) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (!result) return CUBLAS_STATUS_INVALID_VALUE;
   return reduce(h, result, n <= 0 || incx <= 0, [&](T* out) { return launch_asum<T>(h->stream, n, x, incx, out); });
 }
 
-template <typename T>
-cublasStatus_t amax(cublasHandle_t h, int n, const T* x, int incx, int* result) {
+// R: int, or int64_t for the _64 entry point.
+template <typename T, typename R>
+cublasStatus_t amax(cublasHandle_t h, int n, const T* x, int64_t incx, R* result) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (!result) return CUBLAS_STATUS_INVALID_VALUE;
-  return reduce(h, result, n <= 0 || incx <= 0,
-                [&](int* out) { return launch_amax<T>(h->stream, n, x, incx, out); });
+  return reduce_index(h, result, n <= 0 || incx <= 0,
+                      [&](int* out) { return launch_amax<T>(h->stream, n, x, incx, out); });
 }
 
 // The checks gemm and gemmStridedBatched share: INVALID_VALUE for a bad
 // operation, negative size or too small leading dimension.
-cublasStatus_t gemm_args(cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, int lda, int ldb,
-                         int ldc, bool& ta, bool& tb) {
+cublasStatus_t gemm_args(cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, int64_t lda,
+                         int64_t ldb, int64_t ldc, bool& ta, bool& tb) {
   bool ok_a, ok_b;
   ta = transposed(transa, ok_a);
   tb = transposed(transb, ok_b);
@@ -86,9 +87,9 @@ cublasStatus_t gemm_args(cublasOperation_t transa, cublasOperation_t transb, int
 }
 
 cublasStatus_t gemm_ex(const char* name, cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m,
-                       int n, int k, const void* alpha, const void* a, cudaDataType at, int lda, long long sa,
-                       const void* b, cudaDataType bt, int ldb, long long sb, const void* beta, void* c,
-                       cudaDataType ct, int ldc, long long sc, int batch, cublasComputeType_t comp,
+                       int n, int k, const void* alpha, const void* a, cudaDataType at, int64_t lda, long long sa,
+                       const void* b, cudaDataType bt, int64_t ldb, long long sb, const void* beta, void* c,
+                       cudaDataType ct, int64_t ldc, long long sc, int batch, cublasComputeType_t comp,
                        cublasGemmAlgo_t algo, const void* const* const* arrays = nullptr);
 
 // Sgemm under a tensor-op math mode is gemmEx with CUBLAS_COMPUTE_32F
@@ -102,7 +103,8 @@ bool sgemm_on_tensor_cores(cublasHandle_t h) {
 
 template <typename T>
 cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
-                    const T* alpha, const T* a, int lda, const T* b, int ldb, const T* beta, T* c, int ldc) {
+                    const T* alpha, const T* a, int64_t lda, const T* b, int64_t ldb, const T* beta, T* c,
+                    int64_t ldc) {
   if (sgemm_on_tensor_cores<T>(h))
     return gemm_ex("cublasSgemm_v2", h, transa, transb, m, n, k, alpha, a, CUDA_R_32F, lda, 0, b, CUDA_R_32F, ldb, 0,
                    beta, c, CUDA_R_32F, ldc, 0, 1, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
@@ -118,8 +120,8 @@ cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t transa, cublasOperation_
 
 template <typename T>
 cublasStatus_t gemm_strided_batched(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m,
-                                    int n, int k, const T* alpha, const T* a, int lda, long long stride_a,
-                                    const T* b, int ldb, long long stride_b, const T* beta, T* c, int ldc,
+                                    int n, int k, const T* alpha, const T* a, int64_t lda, long long stride_a,
+                                    const T* b, int64_t ldb, long long stride_b, const T* beta, T* c, int64_t ldc,
                                     long long stride_c, int batch) {
   if (sgemm_on_tensor_cores<T>(h))
     return gemm_ex("cublasSgemmStridedBatched", h, transa, transb, m, n, k, alpha, a, CUDA_R_32F, lda, stride_a, b,
@@ -151,9 +153,9 @@ bool known_algo(cublasGemmAlgo_t algo) {
 // the batched form, arrays[0..2] the device arrays of A, B and C pointers
 // (INVALID_VALUE when one is null and there is work to do).
 cublasStatus_t gemm_ex(const char* name, cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m,
-                       int n, int k, const void* alpha, const void* a, cudaDataType at, int lda, long long sa,
-                       const void* b, cudaDataType bt, int ldb, long long sb, const void* beta, void* c,
-                       cudaDataType ct, int ldc, long long sc, int batch, cublasComputeType_t comp,
+                       int n, int k, const void* alpha, const void* a, cudaDataType at, int64_t lda, long long sa,
+                       const void* b, cudaDataType bt, int64_t ldb, long long sb, const void* beta, void* c,
+                       cudaDataType ct, int64_t ldc, long long sc, int batch, cublasComputeType_t comp,
                        cublasGemmAlgo_t algo, const void* const* const* arrays) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   bool ta, tb;
@@ -195,8 +197,8 @@ cublasStatus_t gemm_ex(const char* name, cublasHandle_t h, cublasOperation_t tra
 // zero increment or a null scalar; m == 0 or n == 0 leaves y as it is
 // (reference BLAS quick return).
 template <typename T>
-cublasStatus_t gemv(cublasHandle_t h, cublasOperation_t trans, int m, int n, const T* alpha, const T* a, int lda,
-                    const T* x, int incx, const T* beta, T* y, int incy) {
+cublasStatus_t gemv(cublasHandle_t h, cublasOperation_t trans, int m, int n, const T* alpha, const T* a, int64_t lda,
+                    const T* x, int64_t incx, const T* beta, T* y, int64_t incy) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   bool ok;
   const bool t = transposed(trans, ok);
@@ -213,8 +215,8 @@ cublasStatus_t gemv(cublasHandle_t h, cublasOperation_t trans, int m, int n, con
 // below max(1, rows of the stored matrix), a null scalar, or C aliasing A
 // (B) other than in place (op N and the same leading dimension).
 template <typename T>
-cublasStatus_t geam(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
-                    const T* alpha, const T* a, int lda, const T* beta, const T* b, int ldb, T* c, int ldc) {
+cublasStatus_t geam(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const T* alpha,
+                    const T* a, int64_t lda, const T* beta, const T* b, int64_t ldb, T* c, int64_t ldc) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   bool ok_a, ok_b;
   const bool ta = transposed(transa, ok_a), tb = transposed(transb, ok_b);
@@ -234,8 +236,8 @@ cublasStatus_t geam(cublasHandle_t h, cublasOperation_t transa, cublasOperation_
 template <typename T>
 cublasStatus_t gemm_batched(const char* name, cudaDataType type, cublasComputeType_t comp, cublasHandle_t h,
                             cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const T* alpha,
-                            const T* const a[], int lda, const T* const b[], int ldb, const T* beta, T* const c[],
-                            int ldc, int batch) {
+                            const T* const a[], int64_t lda, const T* const b[], int64_t ldb, const T* beta,
+                            T* const c[], int64_t ldc, int batch) {
   const void* const* arrays[3] = {reinterpret_cast<const void* const*>(a), reinterpret_cast<const void* const*>(b),
                                   reinterpret_cast<const void* const*>(c)};
   return gemm_ex(name, h, transa, transb, m, n, k, alpha, nullptr, type, lda, 0, nullptr, type, ldb, 0, beta,
@@ -247,135 +249,147 @@ cublasStatus_t gemm_batched(const char* name, cudaDataType type, cublasComputeTy
 
 namespace sc = softgpu::cublas;
 
+// Each entry point twice, from one definition: I is the index type (int, or
+// int64_t for the _64 names, suffix X); SG_FIT returns NOT_SUPPORTED for a
+// size beyond the kernels' (blas_args.h), sc::dim narrows it.
 extern "C" {
 
-#define SG_LEVEL1(P, p, T)                                                                                        \
-  cublasStatus_t cublas##P##axpy_v2(cublasHandle_t h, int n, const T* alpha, const T* x, int incx, T* y,     \
-                                    int incy) {                                                                \
-    return sc::axpy(h, n, alpha, x, incx, y, incy);                                                            \
-  }                                                                                                            \
-  cublasStatus_t cublas##P##scal_v2(cublasHandle_t h, int n, const T* alpha, T* x, int incx) {                \
-    return sc::scal(h, n, alpha, x, incx);                                                                     \
-  }                                                                                                            \
-  cublasStatus_t cublas##P##copy_v2(cublasHandle_t h, int n, const T* x, int incx, T* y, int incy) {          \
-    return sc::copy(h, n, x, incx, y, incy);                                                                   \
-  }                                                                                                            \
-  cublasStatus_t cublas##P##dot_v2(cublasHandle_t h, int n, const T* x, int incx, const T* y, int incy,       \
-                                   T* result) {                                                                \
-    return sc::dot(h, n, x, incx, y, incy, result);                                                            \
-  }                                                                                                            \
-  cublasStatus_t cublas##P##nrm2_v2(cublasHandle_t h, int n, const T* x, int incx, T* result) {               \
-    return sc::nrm2(h, n, x, incx, result);                                                                    \
-  }                                                                                                            \
-  cublasStatus_t cublas##P##asum_v2(cublasHandle_t h, int n, const T* x, int incx, T* result) {               \
-    return sc::asum(h, n, x, incx, result);                                                                    \
-  }                                                                                                            \
-  cublasStatus_t cublasI##p##amax_v2(cublasHandle_t h, int n, const T* x, int incx, int* result) {            \
-    return sc::amax<T>(h, n, x, incx, result);                                                                 \
-  }                                                                                                            \
-  cublasStatus_t cublas##P##gemm_v2(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb,     \
-                                    int m, int n, int k, const T* alpha, const T* a, int lda, const T* b,     \
-                                    int ldb, const T* beta, T* c, int ldc) {                                  \
-    return sc::gemm(h, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);                          \
-  }                                                                                                            \
-  cublasStatus_t cublas##P##gemmStridedBatched(cublasHandle_t h, cublasOperation_t transa,                    \
-                                               cublasOperation_t transb, int m, int n, int k, const T* alpha,  \
-                                               const T* a, int lda, long long stride_a, const T* b, int ldb,   \
-                                               long long stride_b, const T* beta, T* c, int ldc,               \
-                                               long long stride_c, int batch) {                                \
-    return sc::gemm_strided_batched(h, transa, transb, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b,     \
-                                    beta, c, ldc, stride_c, batch);                                            \
-  }                                                                                                            \
-  cublasStatus_t cublas##P##gemv_v2(cublasHandle_t h, cublasOperation_t trans, int m, int n, const T* alpha,  \
-                                    const T* a, int lda, const T* x, int incx, const T* beta, T* y,           \
-                                    int incy) {                                                                \
-    return sc::gemv(h, trans, m, n, alpha, a, lda, x, incx, beta, y, incy);                                    \
-  }                                                                                                            \
-  cublasStatus_t cublas##P##geam(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, \
-                                 int n, const T* alpha, const T* a, int lda, const T* beta, const T* b,       \
-                                 int ldb, T* c, int ldc) {                                                     \
-    return sc::geam(h, transa, transb, m, n, alpha, a, lda, beta, b, ldb, c, ldc);                             \
+#define SG_LEVEL1(P, p, T, I, X)                                                                                 \
+  cublasStatus_t cublas##P##axpy_v2##X(cublasHandle_t h, I n, const T* alpha, const T* x, I incx, T* y, I incy) { \
+    SG_FIT(h, n);                                                                                                 \
+    return sc::axpy(h, sc::dim(n), alpha, x, incx, y, incy);                                                      \
+  }                                                                                                               \
+  cublasStatus_t cublas##P##scal_v2##X(cublasHandle_t h, I n, const T* alpha, T* x, I incx) {                    \
+    SG_FIT(h, n);                                                                                                 \
+    return sc::scal(h, sc::dim(n), alpha, x, incx);                                                               \
+  }                                                                                                               \
+  cublasStatus_t cublas##P##copy_v2##X(cublasHandle_t h, I n, const T* x, I incx, T* y, I incy) {                \
+    SG_FIT(h, n);                                                                                                 \
+    return sc::copy(h, sc::dim(n), x, incx, y, incy);                                                             \
+  }                                                                                                               \
+  cublasStatus_t cublas##P##dot_v2##X(cublasHandle_t h, I n, const T* x, I incx, const T* y, I incy, T* result) { \
+    SG_FIT(h, n);                                                                                                 \
+    return sc::dot(h, sc::dim(n), x, incx, y, incy, result);                                                      \
+  }                                                                                                               \
+  cublasStatus_t cublas##P##nrm2_v2##X(cublasHandle_t h, I n, const T* x, I incx, T* result) {                   \
+    SG_FIT(h, n);                                                                                                 \
+    return sc::nrm2(h, sc::dim(n), x, incx, result);                                                              \
+  }                                                                                                               \
+  cublasStatus_t cublas##P##asum_v2##X(cublasHandle_t h, I n, const T* x, I incx, T* result) {                   \
+    SG_FIT(h, n);                                                                                                 \
+    return sc::asum(h, sc::dim(n), x, incx, result);                                                              \
+  }                                                                                                               \
+  cublasStatus_t cublasI##p##amax_v2##X(cublasHandle_t h, I n, const T* x, I incx, I* result) {                  \
+    SG_FIT(h, n);                                                                                                 \
+    return sc::amax<T>(h, sc::dim(n), x, incx, result);                                                           \
+  }                                                                                                               \
+  cublasStatus_t cublas##P##gemm_v2##X(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, I m, \
+                                       I n, I k, const T* alpha, const T* a, I lda, const T* b, I ldb,            \
+                                       const T* beta, T* c, I ldc) {                                              \
+    SG_FIT(h, m, n, k);                                                                                           \
+    return sc::gemm(h, transa, transb, sc::dim(m), sc::dim(n), sc::dim(k), alpha, a, lda, b, ldb, beta, c, ldc);  \
+  }                                                                                                               \
+  cublasStatus_t cublas##P##gemmStridedBatched##X(cublasHandle_t h, cublasOperation_t transa,                     \
+                                                  cublasOperation_t transb, I m, I n, I k, const T* alpha,        \
+                                                  const T* a, I lda, long long stride_a, const T* b, I ldb,       \
+                                                  long long stride_b, const T* beta, T* c, I ldc,                 \
+                                                  long long stride_c, I batch) {                                  \
+    SG_FIT(h, m, n, k, batch);                                                                                    \
+    return sc::gemm_strided_batched(h, transa, transb, sc::dim(m), sc::dim(n), sc::dim(k), alpha, a, lda,         \
+                                    stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, sc::dim(batch));          \
+  }                                                                                                               \
+  cublasStatus_t cublas##P##gemv_v2##X(cublasHandle_t h, cublasOperation_t trans, I m, I n, const T* alpha,       \
+                                       const T* a, I lda, const T* x, I incx, const T* beta, T* y, I incy) {      \
+    SG_FIT(h, m, n);                                                                                              \
+    return sc::gemv(h, trans, sc::dim(m), sc::dim(n), alpha, a, lda, x, incx, beta, y, incy);                     \
+  }                                                                                                               \
+  cublasStatus_t cublas##P##geam##X(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, I m,    \
+                                    I n, const T* alpha, const T* a, I lda, const T* beta, const T* b, I ldb,     \
+                                    T* c, I ldc) {                                                                \
+    SG_FIT(h, m, n);                                                                                              \
+    return sc::geam(h, transa, transb, sc::dim(m), sc::dim(n), alpha, a, lda, beta, b, ldb, c, ldc);              \
   }
 
-SG_LEVEL1(S, s, float)
-SG_LEVEL1(D, d, double)
+SG_LEVEL1(S, s, float, int, )
+SG_LEVEL1(D, d, double, int, )
+SG_LEVEL1(S, s, float, int64_t, _64)
+SG_LEVEL1(D, d, double, int64_t, _64)
 
-// Hgemm: f16 in and out, f16 scalars; accumulated in f32 (cuBLAS allows
-// half or higher), rounded to f16 once per element.
-cublasStatus_t cublasHgemm(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
-                           const __half* alpha, const __half* a, int lda, const __half* b, int ldb,
-                           const __half* beta, __half* c, int ldc) {
-  return sc::gemm_ex("cublasHgemm", h, transa, transb, m, n, k, alpha, a, CUDA_R_16F, lda, 0, b, CUDA_R_16F, ldb, 0,
-                     beta, c, CUDA_R_16F, ldc, 0, 1, CUBLAS_COMPUTE_16F, CUBLAS_GEMM_DEFAULT);
-}
+// The gemm family with cudaDataType or f16 operands, each for both index
+// types (I, suffix X).
+#define SG_GEMM_EX(I, X)                                                                                               \
+  /* Hgemm: f16 in and out, f16 scalars; accumulated in f32 (cuBLAS allows */                                          \
+  /* half or higher), rounded to f16 once per element. */                                                              \
+  cublasStatus_t cublasHgemm##X(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, I m, I n, I k,   \
+                                const __half* alpha, const __half* a, I lda, const __half* b, I ldb,                   \
+                                const __half* beta, __half* c, I ldc) {                                                \
+    SG_FIT(h, m, n, k);                                                                                                \
+    return sc::gemm_ex(__func__, h, transa, transb, sc::dim(m), sc::dim(n), sc::dim(k), alpha, a, CUDA_R_16F, lda, 0,  \
+                       b, CUDA_R_16F, ldb, 0, beta, c, CUDA_R_16F, ldc, 0, 1, CUBLAS_COMPUTE_16F,                      \
+                       CUBLAS_GEMM_DEFAULT);                                                                           \
+  }                                                                                                                    \
+  /* HgemmStridedBatched: Hgemm per batch (batch i at A + i*strideA etc.). */                                          \
+  cublasStatus_t cublasHgemmStridedBatched##X(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb,    \
+                                              I m, I n, I k, const __half* alpha, const __half* a, I lda,              \
+                                              long long stride_a, const __half* b, I ldb, long long stride_b,          \
+                                              const __half* beta, __half* c, I ldc, long long stride_c, I batch) {     \
+    SG_FIT(h, m, n, k, batch);                                                                                         \
+    return sc::gemm_ex(__func__, h, transa, transb, sc::dim(m), sc::dim(n), sc::dim(k), alpha, a, CUDA_R_16F, lda,     \
+                       stride_a, b, CUDA_R_16F, ldb, stride_b, beta, c, CUDA_R_16F, ldc, stride_c, sc::dim(batch),     \
+                       CUBLAS_COMPUTE_16F, CUBLAS_GEMM_DEFAULT);                                                       \
+  }                                                                                                                    \
+  cublasStatus_t cublasGemmEx##X(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, I m, I n, I k,  \
+                                 const void* alpha, const void* a, cudaDataType at, I lda, const void* b,              \
+                                 cudaDataType bt, I ldb, const void* beta, void* c, cudaDataType ct, I ldc,            \
+                                 cublasComputeType_t comp, cublasGemmAlgo_t algo) {                                    \
+    SG_FIT(h, m, n, k);                                                                                                \
+    return sc::gemm_ex(__func__, h, transa, transb, sc::dim(m), sc::dim(n), sc::dim(k), alpha, a, at, lda, 0, b, bt,   \
+                       ldb, 0, beta, c, ct, ldc, 0, 1, comp, algo);                                                    \
+  }                                                                                                                    \
+  cublasStatus_t cublasGemmStridedBatchedEx##X(                                                                        \
+      cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, I m, I n, I k, const void* alpha,          \
+      const void* a, cudaDataType at, I lda, long long stride_a, const void* b, cudaDataType bt, I ldb,                \
+      long long stride_b, const void* beta, void* c, cudaDataType ct, I ldc, long long stride_c, I batch,              \
+      cublasComputeType_t comp, cublasGemmAlgo_t algo) {                                                               \
+    SG_FIT(h, m, n, k, batch);                                                                                         \
+    return sc::gemm_ex(__func__, h, transa, transb, sc::dim(m), sc::dim(n), sc::dim(k), alpha, a, at, lda, stride_a,   \
+                       b, bt, ldb, stride_b, beta, c, ct, ldc, stride_c, sc::dim(batch), comp, algo);                  \
+  }                                                                                                                    \
+  /* SgemmEx: gemmEx with f32 scalars and f32 computation (CUBLAS_COMPUTE_32F, */                                      \
+  /* so the math mode decides about tensor cores as for Sgemm). */                                                     \
+  cublasStatus_t cublasSgemmEx##X(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, I m, I n, I k, \
+                                  const float* alpha, const void* a, cudaDataType at, I lda, const void* b,            \
+                                  cudaDataType bt, I ldb, const float* beta, void* c, cudaDataType ct, I ldc) {        \
+    SG_FIT(h, m, n, k);                                                                                                \
+    return sc::gemm_ex(__func__, h, transa, transb, sc::dim(m), sc::dim(n), sc::dim(k), alpha, a, at, lda, 0, b, bt,   \
+                       ldb, 0, beta, c, ct, ldc, 0, 1, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);                       \
+  }                                                                                                                    \
+  cublasStatus_t cublasGemmBatchedEx##X(                                                                               \
+      cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, I m, I n, I k, const void* alpha,          \
+      const void* const a[], cudaDataType at, I lda, const void* const b[], cudaDataType bt, I ldb, const void* beta,  \
+      void* const c[], cudaDataType ct, I ldc, I batch, cublasComputeType_t comp, cublasGemmAlgo_t algo) {             \
+    SG_FIT(h, m, n, k, batch);                                                                                         \
+    const void* const* arrays[3] = {a, b, const_cast<const void* const*>(c)};                                          \
+    return sc::gemm_ex(__func__, h, transa, transb, sc::dim(m), sc::dim(n), sc::dim(k), alpha, nullptr, at, lda, 0,    \
+                       nullptr, bt, ldb, 0, beta, nullptr, ct, ldc, 0, sc::dim(batch), comp, algo, arrays);            \
+  }                                                                                                                    \
+  SG_GEMM_BATCHED(S, float, CUDA_R_32F, CUBLAS_COMPUTE_32F, I, X)                                                      \
+  SG_GEMM_BATCHED(D, double, CUDA_R_64F, CUBLAS_COMPUTE_64F, I, X)                                                     \
+  /* As Hgemm: f16 scalars, accumulated in f32. */                                                                     \
+  SG_GEMM_BATCHED(H, __half, CUDA_R_16F, CUBLAS_COMPUTE_16F, I, X)
 
-// HgemmStridedBatched: Hgemm per batch (batch i at A + i*strideA etc.).
-cublasStatus_t cublasHgemmStridedBatched(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m,
-                                         int n, int k, const __half* alpha, const __half* a, int lda, long long sa,
-                                         const __half* b, int ldb, long long sb, const __half* beta, __half* c,
-                                         int ldc, long long sc, int batch) {
-  return sc::gemm_ex("cublasHgemmStridedBatched", h, transa, transb, m, n, k, alpha, a, CUDA_R_16F, lda, sa, b,
-                     CUDA_R_16F, ldb, sb, beta, c, CUDA_R_16F, ldc, sc, batch, CUBLAS_COMPUTE_16F, CUBLAS_GEMM_DEFAULT);
-}
+// S/D/HgemmBatched: gemmBatchedEx with the type and compute type of the name.
+#define SG_GEMM_BATCHED(P, T, type, comp, I, X)                                                                   \
+  cublasStatus_t cublas##P##gemmBatched##X(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb,  \
+                                           I m, I n, I k, const T* alpha, const T* const a[], I lda,              \
+                                           const T* const b[], I ldb, const T* beta, T* const c[], I ldc,         \
+                                           I batch) {                                                             \
+    SG_FIT(h, m, n, k, batch);                                                                                    \
+    return sc::gemm_batched(__func__, type, comp, h, transa, transb, sc::dim(m), sc::dim(n), sc::dim(k), alpha,   \
+                            a, lda, b, ldb, beta, c, ldc, sc::dim(batch));                                        \
+  }
 
-cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
-                            const void* alpha, const void* a, cudaDataType at, int lda, const void* b,
-                            cudaDataType bt, int ldb, const void* beta, void* c, cudaDataType ct, int ldc,
-                            cublasComputeType_t comp, cublasGemmAlgo_t algo) {
-  return sc::gemm_ex("cublasGemmEx", h, transa, transb, m, n, k, alpha, a, at, lda, 0, b, bt, ldb, 0, beta, c, ct,
-                     ldc, 0, 1, comp, algo);
-}
-
-cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m,
-                                          int n, int k, const void* alpha, const void* a, cudaDataType at, int lda,
-                                          long long sa, const void* b, cudaDataType bt, int ldb, long long sb,
-                                          const void* beta, void* c, cudaDataType ct, int ldc, long long sc,
-                                          int batch, cublasComputeType_t comp, cublasGemmAlgo_t algo) {
-  return sc::gemm_ex("cublasGemmStridedBatchedEx", h, transa, transb, m, n, k, alpha, a, at, lda, sa, b, bt, ldb, sb,
-                     beta, c, ct, ldc, sc, batch, comp, algo);
-}
-
-// SgemmEx: gemmEx with f32 scalars and f32 computation (CUBLAS_COMPUTE_32F,
-// so the math mode decides about tensor cores as for Sgemm).
-cublasStatus_t cublasSgemmEx(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
-                             const float* alpha, const void* a, cudaDataType at, int lda, const void* b,
-                             cudaDataType bt, int ldb, const float* beta, void* c, cudaDataType ct, int ldc) {
-  return sc::gemm_ex("cublasSgemmEx", h, transa, transb, m, n, k, alpha, a, at, lda, 0, b, bt, ldb, 0, beta, c, ct,
-                     ldc, 0, 1, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-}
-
-cublasStatus_t cublasGemmBatchedEx(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
-                                   int k, const void* alpha, const void* const a[], cudaDataType at, int lda,
-                                   const void* const b[], cudaDataType bt, int ldb, const void* beta,
-                                   void* const c[], cudaDataType ct, int ldc, int batch, cublasComputeType_t comp,
-                                   cublasGemmAlgo_t algo) {
-  const void* const* arrays[3] = {a, b, const_cast<const void* const*>(c)};
-  return sc::gemm_ex("cublasGemmBatchedEx", h, transa, transb, m, n, k, alpha, nullptr, at, lda, 0, nullptr, bt, ldb,
-                     0, beta, nullptr, ct, ldc, 0, batch, comp, algo, arrays);
-}
-
-cublasStatus_t cublasSgemmBatched(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
-                                  int k, const float* alpha, const float* const a[], int lda, const float* const b[],
-                                  int ldb, const float* beta, float* const c[], int ldc, int batch) {
-  return sc::gemm_batched("cublasSgemmBatched", CUDA_R_32F, CUBLAS_COMPUTE_32F, h, transa, transb, m, n, k, alpha, a, lda,
-                      b, ldb, beta, c, ldc, batch);
-}
-
-cublasStatus_t cublasDgemmBatched(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
-                                  int k, const double* alpha, const double* const a[], int lda,
-                                  const double* const b[], int ldb, const double* beta, double* const c[], int ldc,
-                                  int batch) {
-  return sc::gemm_batched("cublasDgemmBatched", CUDA_R_64F, CUBLAS_COMPUTE_64F, h, transa, transb, m, n, k, alpha, a, lda,
-                      b, ldb, beta, c, ldc, batch);
-}
-
-// As Hgemm: f16 scalars, accumulated in f32.
-cublasStatus_t cublasHgemmBatched(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
-                                  int k, const __half* alpha, const __half* const a[], int lda,
-                                  const __half* const b[], int ldb, const __half* beta, __half* const c[], int ldc,
-                                  int batch) {
-  return sc::gemm_batched("cublasHgemmBatched", CUDA_R_16F, CUBLAS_COMPUTE_16F, h, transa, transb, m, n, k, alpha, a, lda,
-                      b, ldb, beta, c, ldc, batch);
-}
+SG_GEMM_EX(int, )
+SG_GEMM_EX(int64_t, _64)
 
 }  // extern "C"

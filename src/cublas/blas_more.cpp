@@ -11,20 +11,15 @@
 namespace softgpu::cublas {
 namespace {
 
-bool fill_mode(cublasFillMode_t uplo, bool& upper) {
-  upper = uplo == CUBLAS_FILL_MODE_UPPER;
-  return uplo == CUBLAS_FILL_MODE_LOWER || upper;
-}
-
 template <typename T>
-cublasStatus_t swap(cublasHandle_t h, int n, T* x, int incx, T* y, int incy) {
+cublasStatus_t swap(cublasHandle_t h, int n, T* x, int64_t incx, T* y, int64_t incy) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (n <= 0) return CUBLAS_STATUS_SUCCESS;
   return from_cuda(launch_swap<T>(h->stream, n, base(x, n, incx), incx, base(y, n, incy), incy));
 }
 
 template <typename T>
-cublasStatus_t rot(cublasHandle_t h, int n, T* x, int incx, T* y, int incy, const T* c, const T* s) {
+cublasStatus_t rot(cublasHandle_t h, int n, T* x, int64_t incx, T* y, int64_t incy, const T* c, const T* s) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (!c || !s) return CUBLAS_STATUS_INVALID_VALUE;
   if (n <= 0) return CUBLAS_STATUS_SUCCESS;
@@ -33,19 +28,20 @@ cublasStatus_t rot(cublasHandle_t h, int n, T* x, int incx, T* y, int incy, cons
       launch_rot<T>(h->stream, n, base(x, n, incx), incx, base(y, n, incy), incy, cc.value, cc.dev, ss.value, ss.dev));
 }
 
-template <typename T>
-cublasStatus_t amin(cublasHandle_t h, int n, const T* x, int incx, int* result) {
+// R: int, or int64_t for the _64 entry point.
+template <typename T, typename R>
+cublasStatus_t amin(cublasHandle_t h, int n, const T* x, int64_t incx, R* result) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (!result) return CUBLAS_STATUS_INVALID_VALUE;
-  return reduce(h, result, n <= 0 || incx <= 0,
-                [&](int* out) { return launch_amax<T>(h->stream, n, x, incx, out, true); });
+  return reduce_index(h, result, n <= 0 || incx <= 0,
+                      [&](int* out) { return launch_amax<T>(h->stream, n, x, incx, out, true); });
 }
 
 // ger: INVALID_VALUE for m or n < 0, a zero increment, lda < max(1, m) or
 // a null alpha.
 template <typename T>
-cublasStatus_t ger(cublasHandle_t h, int m, int n, const T* alpha, const T* x, int incx, const T* y, int incy, T* a,
-                   int lda) {
+cublasStatus_t ger(cublasHandle_t h, int m, int n, const T* alpha, const T* x, int64_t incx, const T* y, int64_t incy,
+                   T* a, int64_t lda) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (m < 0 || n < 0 || incx == 0 || incy == 0 || !at_least(lda, m) || !alpha) return CUBLAS_STATUS_INVALID_VALUE;
   if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
@@ -57,8 +53,8 @@ cublasStatus_t ger(cublasHandle_t h, int m, int n, const T* alpha, const T* x, i
 // symv: INVALID_VALUE for a bad fill mode, n < 0, lda < max(1, n), a zero
 // increment or a null scalar.
 template <typename T>
-cublasStatus_t symv(cublasHandle_t h, cublasFillMode_t uplo, int n, const T* alpha, const T* a, int lda, const T* x,
-                    int incx, const T* beta, T* y, int incy) {
+cublasStatus_t symv(cublasHandle_t h, cublasFillMode_t uplo, int n, const T* alpha, const T* a, int64_t lda, const T* x,
+                    int64_t incx, const T* beta, T* y, int64_t incy) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   bool upper;
   if (!fill_mode(uplo, upper) || n < 0 || !at_least(lda, n) || incx == 0 || incy == 0 || !alpha || !beta)
@@ -73,7 +69,7 @@ cublasStatus_t symv(cublasHandle_t h, cublasFillMode_t uplo, int n, const T* alp
 // n < 0, lda < max(1, n) or a zero increment.
 template <typename T>
 cublasStatus_t trsv(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n,
-                    const T* a, int lda, T* x, int incx) {
+                    const T* a, int64_t lda, T* x, int64_t incx) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   bool upper, ok;
   const bool t = transposed(trans, ok);
@@ -88,8 +84,8 @@ cublasStatus_t trsv(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t t
 // or C aliasing A with another leading dimension. x has n elements (right)
 // or m (left); a negative increment walks it backwards, 0 repeats x[0].
 template <typename T>
-cublasStatus_t dgmm(cublasHandle_t h, cublasSideMode_t mode, int m, int n, const T* a, int lda, const T* x, int incx,
-                    T* c, int ldc) {
+cublasStatus_t dgmm(cublasHandle_t h, cublasSideMode_t mode, int m, int n, const T* a, int64_t lda, const T* x,
+                    int64_t incx, T* c, int64_t ldc) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   if ((mode != CUBLAS_SIDE_LEFT && mode != CUBLAS_SIDE_RIGHT) || m < 0 || n < 0 || !at_least(lda, m) ||
       !at_least(ldc, m) || (c == a && lda != ldc))
@@ -104,7 +100,7 @@ cublasStatus_t dgmm(cublasHandle_t h, cublasSideMode_t mode, int m, int n, const
 // null scalar.
 template <typename T>
 cublasStatus_t syrk(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const T* alpha,
-                    const T* a, int lda, const T* beta, T* c, int ldc) {
+                    const T* a, int64_t lda, const T* beta, T* c, int64_t ldc) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   bool upper, ok;
   const bool t = transposed(trans, ok);
@@ -121,7 +117,7 @@ cublasStatus_t syrk(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t t
 // max(1, m), or a null alpha. B is overwritten with the solution.
 template <typename T>
 cublasStatus_t trsm(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans,
-                    cublasDiagType_t diag, int m, int n, const T* alpha, const T* a, int lda, T* b, int ldb) {
+                    cublasDiagType_t diag, int m, int n, const T* alpha, const T* a, int64_t lda, T* b, int64_t ldb) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
   bool upper, ok;
   const bool t = transposed(trans, ok);
@@ -141,46 +137,58 @@ cublasStatus_t trsm(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t up
 
 namespace sc = softgpu::cublas;
 
+// Each entry point for both index types (I; suffix X: _64 for int64_t), as in blas.cpp.
 extern "C" {
 
-#define SG_MORE(P, p, T)                                                                                          \
-  cublasStatus_t cublas##P##swap_v2(cublasHandle_t h, int n, T* x, int incx, T* y, int incy) {                  \
-    return sc::swap(h, n, x, incx, y, incy);                                                                     \
-  }                                                                                                              \
-  cublasStatus_t cublas##P##rot_v2(cublasHandle_t h, int n, T* x, int incx, T* y, int incy, const T* c,          \
-                                   const T* s) {                                                                 \
-    return sc::rot(h, n, x, incx, y, incy, c, s);                                                                \
-  }                                                                                                              \
-  cublasStatus_t cublasI##p##amin_v2(cublasHandle_t h, int n, const T* x, int incx, int* result) {              \
-    return sc::amin<T>(h, n, x, incx, result);                                                                   \
-  }                                                                                                              \
-  cublasStatus_t cublas##P##ger_v2(cublasHandle_t h, int m, int n, const T* alpha, const T* x, int incx,        \
-                                   const T* y, int incy, T* a, int lda) {                                        \
-    return sc::ger(h, m, n, alpha, x, incx, y, incy, a, lda);                                                    \
-  }                                                                                                              \
-  cublasStatus_t cublas##P##symv_v2(cublasHandle_t h, cublasFillMode_t uplo, int n, const T* alpha,         \
-                                    const T* a, int lda, const T* x, int incx, const T* beta, T* y, int incy) { \
-    return sc::symv(h, uplo, n, alpha, a, lda, x, incx, beta, y, incy);                                          \
-  }                                                                                                              \
-  cublasStatus_t cublas##P##trsv_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,           \
-                                    cublasDiagType_t diag, int n, const T* a, int lda, T* x, int incx) {        \
-    return sc::trsv(h, uplo, trans, diag, n, a, lda, x, incx);                                                   \
-  }                                                                                                              \
-  cublasStatus_t cublas##P##dgmm(cublasHandle_t h, cublasSideMode_t mode, int m, int n, const T* a, int lda,    \
-                                 const T* x, int incx, T* c, int ldc) {                                          \
-    return sc::dgmm(h, mode, m, n, a, lda, x, incx, c, ldc);                                                     \
-  }                                                                                                              \
-  cublasStatus_t cublas##P##syrk_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, int n,    \
-                                    int k, const T* alpha, const T* a, int lda, const T* beta, T* c, int ldc) { \
-    return sc::syrk(h, uplo, trans, n, k, alpha, a, lda, beta, c, ldc);                                          \
-  }                                                                                                              \
-  cublasStatus_t cublas##P##trsm_v2(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,             \
-                                    cublasOperation_t trans, cublasDiagType_t diag, int m, int n,               \
-                                    const T* alpha, const T* a, int lda, T* b, int ldb) {                       \
-    return sc::trsm(h, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb);                                    \
+#define SG_MORE(P, p, T, I, X)                                                                                     \
+  cublasStatus_t cublas##P##swap_v2##X(cublasHandle_t h, I n, T* x, I incx, T* y, I incy) {                       \
+    SG_FIT(h, n);                                                                                                 \
+    return sc::swap(h, sc::dim(n), x, incx, y, incy);                                                             \
+  }                                                                                                               \
+  cublasStatus_t cublas##P##rot_v2##X(cublasHandle_t h, I n, T* x, I incx, T* y, I incy, const T* c,              \
+                                      const T* s) {                                                               \
+    SG_FIT(h, n);                                                                                                 \
+    return sc::rot(h, sc::dim(n), x, incx, y, incy, c, s);                                                        \
+  }                                                                                                               \
+  cublasStatus_t cublasI##p##amin_v2##X(cublasHandle_t h, I n, const T* x, I incx, I* result) {                   \
+    SG_FIT(h, n);                                                                                                 \
+    return sc::amin<T>(h, sc::dim(n), x, incx, result);                                                           \
+  }                                                                                                               \
+  cublasStatus_t cublas##P##ger_v2##X(cublasHandle_t h, I m, I n, const T* alpha, const T* x, I incx, const T* y, \
+                                      I incy, T* a, I lda) {                                                      \
+    SG_FIT(h, m, n);                                                                                              \
+    return sc::ger(h, sc::dim(m), sc::dim(n), alpha, x, incx, y, incy, a, lda);                                   \
+  }                                                                                                               \
+  cublasStatus_t cublas##P##symv_v2##X(cublasHandle_t h, cublasFillMode_t uplo, I n, const T* alpha, const T* a,  \
+                                       I lda, const T* x, I incx, const T* beta, T* y, I incy) {                  \
+    SG_FIT(h, n);                                                                                                 \
+    return sc::symv(h, uplo, sc::dim(n), alpha, a, lda, x, incx, beta, y, incy);                                  \
+  }                                                                                                               \
+  cublasStatus_t cublas##P##trsv_v2##X(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,          \
+                                       cublasDiagType_t diag, I n, const T* a, I lda, T* x, I incx) {             \
+    SG_FIT(h, n);                                                                                                 \
+    return sc::trsv(h, uplo, trans, diag, sc::dim(n), a, lda, x, incx);                                           \
+  }                                                                                                               \
+  cublasStatus_t cublas##P##dgmm##X(cublasHandle_t h, cublasSideMode_t mode, I m, I n, const T* a, I lda,         \
+                                    const T* x, I incx, T* c, I ldc) {                                            \
+    SG_FIT(h, m, n);                                                                                              \
+    return sc::dgmm(h, mode, sc::dim(m), sc::dim(n), a, lda, x, incx, c, ldc);                                    \
+  }                                                                                                               \
+  cublasStatus_t cublas##P##syrk_v2##X(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, I n,     \
+                                       I k, const T* alpha, const T* a, I lda, const T* beta, T* c, I ldc) {      \
+    SG_FIT(h, n, k);                                                                                              \
+    return sc::syrk(h, uplo, trans, sc::dim(n), sc::dim(k), alpha, a, lda, beta, c, ldc);                         \
+  }                                                                                                               \
+  cublasStatus_t cublas##P##trsm_v2##X(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,            \
+                                       cublasOperation_t trans, cublasDiagType_t diag, I m, I n, const T* alpha,  \
+                                       const T* a, I lda, T* b, I ldb) {                                          \
+    SG_FIT(h, m, n);                                                                                              \
+    return sc::trsm(h, side, uplo, trans, diag, sc::dim(m), sc::dim(n), alpha, a, lda, b, ldb);                   \
   }
 
-SG_MORE(S, s, float)
-SG_MORE(D, d, double)
+SG_MORE(S, s, float, int, )
+SG_MORE(D, d, double, int, )
+SG_MORE(S, s, float, int64_t, _64)
+SG_MORE(D, d, double, int64_t, _64)
 
 }  // extern "C"

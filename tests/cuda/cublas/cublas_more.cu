@@ -29,6 +29,7 @@
 #include <type_traits>
 
 #include "common.cuh"
+#include "near.cuh"
 
 template <typename T> struct Blas;
 #define SG_CALLS(T, P, p)                                                                                         \
@@ -73,22 +74,7 @@ template <typename T> struct Blas;
 SG_CALLS(float, S, s)
 SG_CALLS(double, D, d)
 
-static long checks = 0, bad = 0;
 static const int kSizes[] = {1, 17, 129};
-
-static void expect_near(double got, double ref, double tol, const char* what, long i) {
-  ++checks;
-  if (!(std::fabs(got - ref) <= tol)) {
-    if (++bad <= 10) std::printf("FAIL %s [%ld]: got %.17g, expected %.17g (tol %.3g)\n", what, i, got, ref, tol);
-  }
-}
-
-template <typename T>
-static std::vector<T> random_vec(size_t n) {
-  std::vector<T> v(n);
-  for (auto& x : v) x = (T)urand();
-  return v;
-}
 
 template <typename T>
 static int level1(cublasHandle_t h, bool device) {
@@ -525,37 +511,23 @@ static int statuses(cublasHandle_t h) {
   return 0;
 }
 
-template <typename T>
-static int run_part(cublasHandle_t h, const std::string& part) {
-  for (bool device : {false, true}) {
-    CHECK_BLAS(cublasSetPointerMode(h, device ? CUBLAS_POINTER_MODE_DEVICE : CUBLAS_POINTER_MODE_HOST));
-    int rc = 0;
-    if (part == "level1") rc = level1<T>(h, device);
-    else if (part == "ger") rc = ger<T>(h, device);
-    else if (part == "symv") rc = symv<T>(h, device);
-    else if (part == "trsv") rc = device ? 0 : trsv<T>(h);  // trsv has no scalars
-    else if (part == "dgmm") rc = device ? 0 : dgmm<T>(h);  // dgmm has no scalars
-    else if (part == "syrk") rc = syrk<T>(h, device);
-    else if (part == "trsm") rc = trsm<T>(h, device);
-    else if (part == "sgemmex") {
-      if constexpr (std::is_same_v<T, float>) rc = sgemmex(h, device);
-    }
-    else { std::printf("unknown part %s\n", part.c_str()); return 2; }
-    if (rc) return rc;
-  }
-  CHECK_BLAS(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));
-  return statuses<T>(h);
-}
-
 int main(int argc, char** argv) {
-  if (argc != 2) { std::printf("usage: cublas_more level1|ger|symv|trsv|dgmm|syrk|trsm|sgemmex\n"); return 2; }
-  cublasHandle_t h;
-  CHECK_BLAS(cublasCreate(&h));
-  if (int rc = run_part<float>(h, argv[1])) return rc;
-  if (int rc = run_part<double>(h, argv[1])) return rc;
-  CHECK_BLAS(cublasDestroy(h));
-  std::printf("%ld checks, %ld failures\n", checks, bad);
-  if (bad) { std::printf("FAIL cublas_more %s\n", argv[1]); return 1; }
-  std::printf("PASS cublas_more %s\n", argv[1]);
-  return 0;
+  return parts_main(
+      argc, argv, "cublas_more", "level1|ger|symv|trsv|dgmm|syrk|trsm|sgemmex",
+      [](cublasHandle_t h, const std::string& part, bool device, auto type) {
+        using T = decltype(type);
+        if (part == "level1") return level1<T>(h, device);
+        if (part == "ger") return ger<T>(h, device);
+        if (part == "symv") return symv<T>(h, device);
+        if (part == "trsv") return device ? 0 : trsv<T>(h);  // trsv has no scalars
+        if (part == "dgmm") return device ? 0 : dgmm<T>(h);  // dgmm has no scalars
+        if (part == "syrk") return syrk<T>(h, device);
+        if (part == "trsm") return trsm<T>(h, device);
+        if (part == "sgemmex") {
+          if constexpr (std::is_same_v<T, float>) return sgemmex(h, device);
+          return 0;
+        }
+        return 2;
+      },
+      [](cublasHandle_t h, auto type) { return statuses<decltype(type)>(h); });
 }

@@ -1,6 +1,6 @@
-// A cuBLAS routine softgpu does not implement yet (cublasStrmv) returns
-// CUBLAS_STATUS_NOT_SUPPORTED, prints "softgpu cublas: cublasStrmv_v2 is not
-// implemented yet" on stderr once (the program captures its own stderr to
+// A cuBLAS routine softgpu does not implement yet (cublasStpmv, packed
+// triangular) returns CUBLAS_STATUS_NOT_SUPPORTED, prints "softgpu cublas:
+// cublasStpmv_v2 is not implemented yet" on stderr once (the program captures its own stderr to
 // count), and leaves the library usable. softgpu-only: on a GPU it succeeds.
 #include <cublas_v2.h>
 #include <unistd.h>
@@ -23,8 +23,8 @@ int main() {
   REQUIRE(tmp, "tmpfile");
   int saved = dup(2);
   dup2(fileno(tmp), 2);
-  cublasStatus_t s1 = cublasStrmv(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, 4, a, 4, x, 1);
-  cublasStatus_t s2 = cublasStrmv(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, 4, a, 4, y, 1);
+  cublasStatus_t s1 = cublasStpmv(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, 4, a, x, 1);
+  cublasStatus_t s2 = cublasStpmv(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, 4, a, y, 1);
   std::fflush(stderr);
   dup2(saved, 2);
   close(saved);
@@ -35,15 +35,16 @@ int main() {
   std::fputs(text.c_str(), stderr);  // for the test's stderr check
 
   REQUIRE(s1 == CUBLAS_STATUS_NOT_SUPPORTED && s2 == CUBLAS_STATUS_NOT_SUPPORTED, "statuses %d %d", (int)s1, (int)s2);
-  const std::string line = "softgpu cublas: cublasStrmv_v2 is not implemented yet\n";
+  const std::string line = "softgpu cublas: cublasStpmv_v2 is not implemented yet\n";
   size_t first = text.find(line);
   REQUIRE(first != std::string::npos, "message missing, stderr was: %s", text.c_str());
   REQUIRE(text.find(line, first + 1) == std::string::npos, "message printed twice");
   REQUIRE(std::strcmp(cublasGetStatusName(s1), "CUBLAS_STATUS_NOT_SUPPORTED") == 0, "name %s", cublasGetStatusName(s1));
 
-  // The 64-bit-index variants are stubs too.
-  int64_t idx = -1;
-  REQUIRE(cublasIsamax_v2_64(h, 4, x, 1, &idx) == CUBLAS_STATUS_NOT_SUPPORTED, "Isamax_v2_64");
+  // The 64-bit-index variants of unimplemented routines are stubs too.
+  float one = 1, zero = 0;
+  REQUIRE(cublasSspmv_v2_64(h, CUBLAS_FILL_MODE_LOWER, 4, &one, a, x, 1, &zero, y, 1) == CUBLAS_STATUS_NOT_SUPPORTED,
+          "Sspmv_v2_64");
 
   // The handle still works.
   CHECK(cudaMemset(x, 0, 4 * sizeof(float)));

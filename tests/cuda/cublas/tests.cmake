@@ -12,6 +12,9 @@
 #     implemented type combination (types), and the unsupported ones and
 #     invalid arguments (unsupported).
 #   cublas_more PART: swap/rot/iamin (level1), ger, symv, trsv, dgmm, syrk, trsm, SgemmEx.
+#   cublas_level3_more PART: trmv, trmm (out of place and C == B), symm, syr2k.
+#   cublas_ilp64: every implemented routine's _64 entry point against its
+#     32-bit one byte for byte, and NOT_SUPPORTED for a size beyond int.
 #   cublas_transfer: Set/GetVector, Set/GetMatrix, Async and _64 forms, byte
 #     by byte against where each element must land; invalid values, refused copies.
 #   cublas_unsupported: an unimplemented routine returns NOT_SUPPORTED and
@@ -31,16 +34,24 @@ if(TARGET cublas)
     softgpu_cuda_program(cublas_${group} SOURCES cublas/cublas_${group}.cu FLAGS -lcublas)
     cuda_test(cublas_${group} cublas_${group} STDOUT_REGEX "PASS cublas_${group}")
   endforeach()
-  softgpu_cuda_program(cublas_more SOURCES cublas/cublas_more.cu FLAGS -lcublas)
+  softgpu_cuda_program(cublas_more SOURCES cublas/cublas_more.cu FLAGS -lcublas HEADERS cublas/common.cuh cublas/near.cuh)
   foreach(part level1 ger symv trsv dgmm syrk trsm sgemmex)
     cuda_test(cublas_more_${part} cublas_more ARGS ${part} STDOUT_REGEX "PASS cublas_more ${part}")
   endforeach()
+  softgpu_cuda_program(cublas_level3_more SOURCES cublas/cublas_level3_more.cu FLAGS -lcublas
+                       HEADERS cublas/common.cuh cublas/near.cuh)
+  foreach(part trmv trmm symm syr2k)
+    cuda_test(cublas_level3_more_${part} cublas_level3_more ARGS ${part} STDOUT_REGEX "PASS cublas_level3_more ${part}")
+  endforeach()
+  softgpu_cuda_program(cublas_ilp64 SOURCES cublas/cublas_ilp64.cu FLAGS -lcublas HEADERS cublas/common.cuh)
+  cuda_test(cublas_ilp64 cublas_ilp64 STDOUT_REGEX "PASS cublas_ilp64"
+            STDERR_REGEX "softgpu cublas: cublasSgemm_v2_64: size 4294967313 is more than the 2146435071 softgpu's kernels take")
   softgpu_cuda_program(cublas_gemm_ex SOURCES cublas/cublas_gemm_ex.cu FLAGS -lcublas)
   cuda_test(cublas_gemm_ex_types cublas_gemm_ex ARGS types STDOUT_REGEX "PASS cublas_gemm_ex types")
   cuda_test(cublas_gemm_ex_unsupported cublas_gemm_ex ARGS unsupported STDOUT_REGEX "PASS cublas_gemm_ex unsupported"
             STDERR_REGEX "softgpu cublas: cublasGemmEx: Atype CUDA_R_16F, Btype CUDA_R_16F, Ctype CUDA_R_64F with CUBLAS_COMPUTE_32F is not supported")
   cuda_test(cublas_unsupported cublas_unsupported STDOUT_REGEX "PASS cublas_unsupported"
-            STDERR_REGEX "softgpu cublas: cublasStrmv_v2 is not implemented yet")
+            STDERR_REGEX "softgpu cublas: cublasStpmv_v2 is not implemented yet")
   softgpu_cuda_program(cublas_tensor_core SOURCES cublas/cublas_tensor_core.cu FLAGS -lcublas)
   foreach(part tf32 half)
     cuda_test(cublas_tensor_core_${part} cublas_tensor_core ARGS ${part} STDOUT_REGEX "PASS cublas_tensor_core ${part}")
@@ -60,11 +71,15 @@ if(TARGET cublas)
   foreach(t memcheck racecheck initcheck synccheck)
     sanitize_test(sanitize.clean.${t}.cublas_routines cublas_routines sanitize/no_errors.expected
                   OPTS --tool ${t} --error-exitcode 3 ARGS all)
-    foreach(group gemv geam gemm_batched gemm_batched_ex gemm_ex tensor_core)
+    foreach(group gemv geam gemm_batched gemm_batched_ex gemm_ex tensor_core ilp64)
       sanitize_test(sanitize.clean.${t}.cublas_${group} cublas_${group} sanitize/no_errors.expected
                     OPTS --tool ${t} --error-exitcode 3)
     endforeach()
     sanitize_test(sanitize.clean.${t}.mlp_train mlp_train sanitize/no_errors.expected
                   OPTS --tool ${t} --error-exitcode 3)
+    foreach(part trmv trmm symm syr2k)
+      sanitize_test(sanitize.clean.${t}.cublas_level3_more_${part} cublas_level3_more sanitize/no_errors.expected
+                    OPTS --tool ${t} --error-exitcode 3 ARGS ${part})
+    endforeach()
   endforeach()
 endif()
