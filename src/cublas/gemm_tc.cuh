@@ -1,5 +1,6 @@
-// The tensor-core main loop shared by softgpu cuBLAS's gemm
-// (kernels_tc.cu) and cuBLASLt's matmul (src/cublaslt/kernels.cu): a CTA of
+// The tensor-core main loops of softgpu cuBLAS's gemm (kernels_tc.cu): the
+// multistage 128x128 one of namespace ms (below), and this 64x64 one,
+// shared with cuBLASLt's matmul (src/cublaslt/kernels.cu): a CTA of
 // 4 warps accumulates a 64x64 tile of op(A) op(B); each warp a 32x32
 // quarter as 2 x 4 mma tiles of 16x8. A and B go through shared memory
 // 64x32 at a time, converted on the way to the mma operand type (f16, bf16,
@@ -237,5 +238,234 @@ __device__ __forceinline__ void for_each(const Acc<kAcc16> (&acc)[2][4], F&& f) 
       for (int i = 0; i < 4; ++i)
         f(wm + mi * 16 + g + 8 * (i >> 1), wn + ni * 8 + 2 * t + (i & 1), acc_elem(acc[mi][ni], i));
 }
+
+
+// ---------------------------------------------------------------------------
+// The multistage main loop (kernels_tc.cu's gemm_tc_ms_kernel), in the shape
+// of the sm_80 GEMMs of cuBLAS and CUTLASS: a CTA of 8 warps (2 x 4 over the
+// tile, each 64 x 32 = 4 x 4 mma tiles of 16x8) accumulates a 128x128 tile
+// of op(A) op(B), k 32 at a time. A and B (f16 or bf16 in memory) go to
+// shared memory by cp.async.cg 16-byte copies, kStages tiles in flight
+// (commit_group per k tile, wait_group kStages - 2 before using one), and
+// from there to the mma operands by ldmatrix.x4: plain for an operand whose
+// k is contiguous in memory (A transposed, B not), .trans for one whose
+// rows / columns are. A chunk reaching past k or past the matrix's rows /
+// columns copies only the bytes inside (src-size) and zero-fills the rest;
+// one wholly outside copies none. Preconditions (kernels_tc.cu checks them
+// and falls back to the 64x64 kernel otherwise): A, B 16-byte aligned, lda,
+// ldb (and the batch strides) multiples of 8 elements.
+//
+// Shared layout per stage and operand, 128 x 32 elements (8 KB), in 16-byte
+// chunks of 8 elements XOR-swizzled so that the 8 row addresses of one
+// ldmatrix matrix fall in 8 different 16-byte bank groups:
+//   k contiguous: row = m or n (128 rows of 4 chunks), chunk c at c ^ ((row >> 1) & 3)
+//   rows contiguous: row = k (32 rows of 16 chunks), chunk c at c ^ (row & 7)
+namespace ms {
+
+constexpr int kBM = 128, kBN = 128, kBK = 32;
+constexpr int kThreads = 256;                // 8 warps
+constexpr int kWarpM = 64, kWarpN = 32;      // one warp's share of the tile
+constexpr int kMi = kWarpM / 16, kNi = kWarpN / 8;
+constexpr int kTileElems = kBM * kBK;        // one operand's stage (kBM == kBN)
+constexpr int kChunksPerThread = kTileElems / 8 / kThreads;
+static_assert(kBM == kBN, "one stage size for A and B");
+
+template <int kStages>
+constexpr int shared_bytes() {
+  return kStages * 2 * kTileElems * 2;  // A and B, 2-byte elements
+}
+
+__device__ __forceinline__ uint32_t shared_addr(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+// 16 bytes from global to shared, of which the first `bytes` are read and
+// the rest zero-filled.
+__device__ __forceinline__ void cp_async16(uint32_t dst, const void* src, int bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int kPending>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(kPending) : "memory");
+}
+__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr));
+}
+__device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], uint32_t addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr));
+}
+
+// v, opaque to the compiler: a per-thread address worked out before the main
+// loop stays in its register instead of being recomputed in the loop
+// (softgpu runs the PTX, so what NVVM rematerializes costs every time).
+__device__ __forceinline__ uint32_t pinned(uint32_t v) {
+  uint32_t r;
+  asm volatile("mov.b32 %0, %1;" : "=r"(r) : "r"(v));
+  return r;
+}
+
+// Element offset of chunk c (8 elements) of shared row `row`.
+__device__ __forceinline__ int chunk_at(bool k_contig, int row, int c) {
+  return k_contig ? row * kBK + ((c ^ ((row >> 1) & 3)) << 3) : row * kBM + ((c ^ (row & 7)) << 3);
+}
+
+// This thread's cp.async copies of one operand's 128 x 32 tiles: rows /
+// columns rc0.. (of rc_end) by k k0.. (of k) of the stored matrix p (ld its
+// leading dimension; k contiguous when kKContig). What does not change from
+// one k tile to the next is worked out once: where each chunk lands in a
+// stage, where it comes from (advanced by one tile per issue), and for k
+// contiguous whether its row is inside, else how many of its bytes are.
+template <typename T, bool kKContig>
+struct TileCopier {
+  const T* base;                     // the unread source of an empty copy
+  const T* src[kChunksPerThread];
+  uint32_t dst[kChunksPerThread];    // byte offset in the operand's stage
+  int inside[kChunksPerThread];      // k contiguous: row inside (0/1); else bytes inside the row (0..16)
+  int kpos[kChunksPerThread];        // the chunk's k in the tile
+  int64_t step;                      // elements per k tile
+
+  __device__ __forceinline__ TileCopier(const T* p, int64_t ld, int rc0, int rc_end) : base(p) {
+    step = kKContig ? kBK : kBK * ld;
+#pragma unroll
+    for (int i = 0; i < kChunksPerThread; ++i) {
+      const int e = threadIdx.x + kThreads * i;
+      if (kKContig) {
+        const int row = e >> 2, c = e & 3, grc = rc0 + row;  // row: m or n
+        src[i] = p + grc * ld + 8 * c;
+        dst[i] = 2 * chunk_at(true, row, c);
+        inside[i] = grc < rc_end;
+        kpos[i] = 8 * c;
+      } else {
+        const int row = e >> 4, c = e & 15, grc = rc0 + 8 * c;  // row: k
+        src[i] = p + row * ld + grc;
+        dst[i] = 2 * chunk_at(false, row, c);
+        const int left = rc_end - grc;
+        inside[i] = 2 * (left <= 0 ? 0 : left < 8 ? left : 8);
+        kpos[i] = row;
+      }
+    }
+  }
+  // The copies of the tile at k0 into the stage at shared address `stage`;
+  // then the sources move on by one tile.
+  __device__ __forceinline__ void issue(uint32_t stage, int k0, int k) {
+#pragma unroll
+    for (int i = 0; i < kChunksPerThread; ++i) {
+      int bytes;
+      if (kKContig) {
+        const int left = k - k0 - kpos[i];
+        bytes = inside[i] ? 2 * (left <= 0 ? 0 : left < 8 ? left : 8) : 0;
+      } else {
+        bytes = k0 + kpos[i] < k ? inside[i] : 0;
+      }
+      cp_async16(stage + dst[i], bytes ? src[i] : base, bytes);
+      src[i] += step;
+    }
+  }
+};
+
+// acc = op(A) op(B) over the 128x128 tile at (row0, col0); all threads of
+// the CTA call it (it synchronizes). smem: shared_bytes<kStages>() bytes.
+// Not called when alpha == 0. kTa / kTb: A / B transposed.
+template <Op O, int kStages, bool kTa, bool kTb, typename TI, bool kAcc16>
+__device__ __forceinline__ void accumulate(unsigned char* smem, Acc<kAcc16> (&acc)[kMi][kNi], int m, int n, int k,
+                                           const TI* a, int64_t lda, const TI* b, int64_t ldb, int row0, int col0) {
+  static_assert(sizeof(TI) == 2 && kStages >= 2, "f16 / bf16 in memory, at least double buffered");
+  constexpr bool kAK = kTa, kBK_ = !kTb;  // k contiguous in memory
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, q = lane >> 3, r = lane & 7;
+  const int wm = (warp & 1) * kWarpM, wn = (warp >> 1) * kWarpN;
+  for (auto& row : acc)
+    for (auto& tile : row)
+      for (auto& v : tile.v) v = 0;
+  if (k <= 0) return;
+  constexpr uint32_t kOperandBytes = kTileElems * 2, kStageBytes = 2 * kOperandBytes;
+  const uint32_t base = shared_addr(smem);
+  TileCopier<TI, kAK> ca(a, lda, row0, m);
+  TileCopier<TI, kBK_> cb(b, ldb, col0, n);
+  // ldmatrix addresses in a stage (lane: row r of matrix q of the x4). A:
+  // matrices rows 0-7 / 8-15 (q & 1) by k 0-7 / 8-15 (q >> 1) = a0..a3. B:
+  // k 0-7 / 8-15 (q & 1) by columns 0-7 / 8-15 (q >> 1) = b[2j][0],
+  // b[2j][1], b[2j+1][0], b[2j+1][1].
+  uint32_t a_off[2][kMi], b_off[2][kNi / 2];
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+#pragma unroll
+    for (int mi = 0; mi < kMi; ++mi) {
+      const int mm = wm + mi * 16 + 8 * (q & 1), kk = 16 * h + 8 * (q >> 1);
+      a_off[h][mi] = pinned(2 * (kAK ? chunk_at(true, mm + r, kk >> 3) : chunk_at(false, kk + r, mm >> 3)));
+    }
+#pragma unroll
+    for (int j = 0; j < kNi / 2; ++j) {
+      const int nn = wn + j * 16 + 8 * (q >> 1), kk = 16 * h + 8 * (q & 1);
+      b_off[h][j] =
+          pinned(kOperandBytes + 2 * (kBK_ ? chunk_at(true, nn + r, kk >> 3) : chunk_at(false, kk + r, nn >> 3)));
+    }
+  }
+  const int ktiles = (k + kBK - 1) / kBK;
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < ktiles) {
+      ca.issue(base + s * kStageBytes, s * kBK, k);
+      cb.issue(base + s * kStageBytes + kOperandBytes, s * kBK, k);
+    }
+    cp_async_commit();  // possibly empty: one group per k tile keeps the count
+  }
+  int read = 0, write = kStages - 1;  // stages of tile kt and of tile kt + kStages - 1
+  for (int kt = 0; kt < ktiles; ++kt) {
+    cp_async_wait<kStages - 2>();  // this thread's copies of tile kt are done
+    __syncthreads();               // everyone's; and tile kt - 1's stage is free
+    if (kt + kStages - 1 < ktiles) {
+      const int k0 = (kt + kStages - 1) * kBK;
+      ca.issue(base + write * kStageBytes, k0, k);
+      cb.issue(base + write * kStageBytes + kOperandBytes, k0, k);
+    }
+    cp_async_commit();
+    const uint32_t st = base + read * kStageBytes;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      uint32_t af[kMi][4], bf[kNi][2];
+#pragma unroll
+      for (int mi = 0; mi < kMi; ++mi) {
+        if (kAK) ldmatrix_x4(af[mi], st + a_off[h][mi]);
+        else ldmatrix_x4_trans(af[mi], st + a_off[h][mi]);
+      }
+#pragma unroll
+      for (int j = 0; j < kNi / 2; ++j) {
+        uint32_t f[4];
+        if (kBK_) ldmatrix_x4(f, st + b_off[h][j]);
+        else ldmatrix_x4_trans(f, st + b_off[h][j]);
+        bf[2 * j][0] = f[0], bf[2 * j][1] = f[1], bf[2 * j + 1][0] = f[2], bf[2 * j + 1][1] = f[3];
+      }
+#pragma unroll
+      for (int mi = 0; mi < kMi; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < kNi; ++ni) mma<O, kAcc16>(acc[mi][ni], af[mi], bf[ni]);
+    }
+    read = read == kStages - 1 ? 0 : read + 1;
+    write = write == kStages - 1 ? 0 : write + 1;
+  }
+  cp_async_wait<0>();  // only empty groups are left
+}
+
+// f(r, c, value) for each accumulator element this thread holds
+// (tile-relative row and column), as gemm_tc::for_each.
+template <bool kAcc16, class F>
+__device__ __forceinline__ void for_each(const Acc<kAcc16> (&acc)[kMi][kNi], F&& f) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int g = lane >> 2, t = lane & 3;
+  const int wm = (warp & 1) * kWarpM, wn = (warp >> 1) * kWarpN;
+#pragma unroll
+  for (int mi = 0; mi < kMi; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < kNi; ++ni)
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        f(wm + mi * 16 + g + 8 * (i >> 1), wn + ni * 8 + 2 * t + (i & 1), acc_elem(acc[mi][ni], i));
+}
+
+}  // namespace ms
 
 }  // namespace softgpu::gemm_tc

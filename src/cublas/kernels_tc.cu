@@ -1,12 +1,14 @@
-// softgpu cuBLAS's tensor-core gemm (see kernels_tc.h): the main loop of
-// gemm_tc.cuh per 64x64 tile of C, then alpha acc + beta C written under
-// predication.
+// softgpu cuBLAS's tensor-core gemm (see kernels_tc.h): a main loop of
+// gemm_tc.cuh per tile of C (the 64x64 one-stage loop, or the 128x128
+// multistage cp.async / ldmatrix loop of gemm_tc::ms), then alpha acc +
+// beta C written under predication. use_multistage() picks between them.
 #include "kernels_tc.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <cstdlib>
 #include <cstring>
 
 #include "gemm_tc.cuh"
@@ -15,6 +17,17 @@ namespace softgpu::cublas {
 namespace {
 
 using namespace gemm_tc;
+
+// C(r, cl) = alpha v + beta C(r, cl) inside the m x n matrix (beta == 0: C
+// is not read; alpha == 0: v is not used).
+template <typename TO>
+__device__ __forceinline__ void store_c(TO* c, int64_t ldc, int m, int n, int r, int cl, float al, float be,
+                                        float v) {
+  if (r >= m || cl >= n) return;
+  TO* p = &c[r + cl * ldc];
+  const float ab = al == 0.f ? 0.f : al * v;
+  *p = narrow<TO>(be == 0.f ? ab : fmaf(be, widen(*p), ab));
+}
 
 // TI: A/B element type, TO: C, TS: scalars as passed. Accumulation and the
 // epilogue (alpha acc + beta C, rounded once to TO) in f32; with kAcc16
@@ -44,13 +57,51 @@ __global__ void __launch_bounds__(kTcThreads)
       for (auto& tile : row)
         for (auto& v : tile.v) v = 0;
 
-  for_each(acc, [&](int tr, int tc, float v) {
-    const int r = row0 + tr, cl = col0 + tc;
-    if (r >= m || cl >= n) return;
-    TO* p = &c[r + cl * ldc];
-    const float ab = al == 0.f ? 0.f : al * v;
-    *p = narrow<TO>(be == 0.f ? ab : fmaf(be, widen(*p), ab));  // beta == 0: C is not read
-  });
+  for_each(acc, [&](int tr, int tc, float v) { store_c(c, ldc, m, n, row0 + tr, col0 + tc, al, be, v); });
+}
+
+// The multistage kernel (gemm_tc::ms): 128x128 tiles, 8 warps, kStages
+// k tiles in flight, dynamic shared memory of ms::shared_bytes<kStages>().
+// A and B 16-byte aligned with lda, ldb, stride_a, stride_b multiples of 8
+// (launch_as checks). blockIdx.z: the batch.
+extern __shared__ __align__(16) unsigned char tc_ms_smem[];
+template <Op O, int kStages, bool kTa, bool kTb, typename TI, typename TO, typename TS, bool kAcc16>
+__global__ void __launch_bounds__(ms::kThreads)
+    gemm_tc_ms_kernel(int m, int n, int k, TS alpha, const TS* alpha_dev, const TI* a, int64_t lda,
+                      int64_t stride_a, const TI* b, int64_t ldb, int64_t stride_b, TS beta, const TS* beta_dev,
+                      TO* c, int64_t ldc, int64_t stride_c) {
+  a += stride_a * blockIdx.z;
+  b += stride_b * blockIdx.z;
+  c += stride_c * blockIdx.z;
+  const int row0 = blockIdx.x * ms::kBM, col0 = blockIdx.y * ms::kBN;
+  const float al = widen(scalar_of(alpha, alpha_dev)), be = widen(scalar_of(beta, beta_dev));
+  Acc<kAcc16> acc[ms::kMi][ms::kNi];
+  if (al != 0.f) ms::accumulate<O, kStages, kTa, kTb, TI, kAcc16>(tc_ms_smem, acc, m, n, k, a, lda, b, ldb, row0, col0);
+  else
+    for (auto& row : acc)
+      for (auto& tile : row)
+        for (auto& v : tile.v) v = 0;
+  ms::for_each(acc, [&](int tr, int tc, float v) { store_c(c, ldc, m, n, row0 + tr, col0 + tc, al, be, v); });
+}
+
+constexpr int kMsStages = 4;
+
+// Which kernel a call gets: the multistage one wherever its preconditions
+// hold (`aligned`: A, B 16-byte aligned, lda, ldb and the batch strides
+// multiples of 8; not for pointer arrays, whose pointers the host does not
+// see), else the 64x64 kernel. No shape keeps the 64x64 kernel: under the
+// timing model the multistage kernel is faster at every shape tried, down
+// to one partly used CTA (docs/status.md, Tensor cores).
+// SOFTGPU_CUBLAS_TC_TILE=64 forces the 64x64 kernel.
+bool use_multistage(bool aligned) {
+  if (!aligned) return false;
+  const char* f = std::getenv("SOFTGPU_CUBLAS_TC_TILE");
+  return !(f && !std::strcmp(f, "64"));
+}
+
+template <typename T>
+bool aligned16(const T* p, int64_t ld, int64_t stride, int batch) {
+  return reinterpret_cast<uintptr_t>(p) % 16 == 0 && ld % 8 == 0 && (batch == 1 || stride % 8 == 0);
 }
 
 template <Op O, typename TI, typename TO, typename TS, bool kAcc16>
@@ -68,6 +119,27 @@ cudaError_t launch_as(cudaStream_t s, bool ta, bool tb, int m, int n, int k, con
   const auto* ba = arrays ? reinterpret_cast<const TI* const*>(arrays[1]) : nullptr;
   auto* ca = arrays ? reinterpret_cast<TO* const*>(const_cast<void* const*>(arrays[2])) : nullptr;
   constexpr int kMaxZ = 65535;  // grid z limit: larger batches go in chunks
+  if constexpr (sizeof(TI) == 2) {
+    if (!arrays && use_multistage(aligned16(ai, lda, sa, batch) && aligned16(bi, ldb, sb, batch))) {
+      auto* kernel = ta ? (tb ? gemm_tc_ms_kernel<O, kMsStages, true, true, TI, TO, TS, kAcc16>
+                              : gemm_tc_ms_kernel<O, kMsStages, true, false, TI, TO, TS, kAcc16>)
+                        : (tb ? gemm_tc_ms_kernel<O, kMsStages, false, true, TI, TO, TS, kAcc16>
+                              : gemm_tc_ms_kernel<O, kMsStages, false, false, TI, TO, TS, kAcc16>);
+      constexpr int kBytes = ms::shared_bytes<kMsStages>();
+      if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
+          e != cudaSuccess)
+        return e;
+      for (int b0 = 0; b0 < batch; b0 += kMaxZ) {
+        const int nb = batch - b0 < kMaxZ ? batch - b0 : kMaxZ;
+        dim3 grid((m + ms::kBM - 1) / ms::kBM, (n + ms::kBN - 1) / ms::kBN, nb);
+        kernel<<<grid, ms::kThreads, kBytes, s>>>(m, n, k, al, static_cast<const TS*>(alpha_dev), ai + sa * b0, lda, sa,
+                                                  bi + sb * b0, ldb, sb, be, static_cast<const TS*>(beta_dev),
+                                                  co + sc * b0, ldc, sc);
+        if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+      }
+      return cudaSuccess;
+    }
+  }
   for (int b0 = 0; b0 < batch; b0 += kMaxZ) {
     const int nb = batch - b0 < kMaxZ ? batch - b0 : kMaxZ;
     dim3 grid((m + kBM - 1) / kBM, (n + kBN - 1) / kBN, nb);

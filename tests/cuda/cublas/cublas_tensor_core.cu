@@ -7,7 +7,8 @@
 //          and the calls that must stay exact f32 (default math,
 //          COMPUTE_32F_PEDANTIC, CUBLAS_PEDANTIC_MATH).
 //   half:  Hgemm(StridedBatched), GemmEx and GemmStridedBatchedEx with f16 / bf16 inputs, the
-//          f32 FAST_16F / FAST_16BF modes and the deprecated TENSOR_OP_MATH.
+//          f32 FAST_16F / FAST_16BF modes and the deprecated TENSOR_OP_MATH;
+//          then the multistage 128x128 kernel (part_multistage) and its fallback.
 //   route: one small call per path, in a fixed order; tests.cmake runs it under
 //          `softgpu run --timing --report` and checks which launches used the
 //          tensor pipe (check_tensor_route.cmake).
@@ -33,6 +34,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -154,14 +156,19 @@ struct Shape {
   cublasOperation_t ta, tb;
   int m, n, k, batch;
   bool device, beta_zero, positive;
+  // lda, ldb and the A / B batch strides multiples of 8 elements (the
+  // multistage kernel's cp.async precondition), else odd paddings.
+  bool aligned = false;
 };
 
 static int run_case(cublasHandle_t h, const Spec& sp, const Shape& s) {
   const bool tra = s.ta != CUBLAS_OP_N, trb = s.tb != CUBLAS_OP_N;
   const int m = s.m, n = s.n, k = s.k, batch = s.batch;
   const int ar = tra ? k : m, ac = tra ? m : k, br = trb ? n : k, bc = trb ? k : n;
-  const int lda = ar + 3, ldb = br + 1, ldc = m + 2;
-  const long sa = (long)lda * ac + 7, sb = (long)ldb * bc + 5, sc = (long)ldc * n + 3;
+  const auto up8 = [](int v) { return (v + 7) / 8 * 8; };
+  const int lda = s.aligned ? up8(ar) + 8 : ar + 3, ldb = s.aligned ? up8(br) + 8 : br + 1, ldc = m + 2;
+  const long sa = (long)lda * ac + (s.aligned ? 8 : 7), sb = (long)ldb * bc + (s.aligned ? 16 : 5);
+  const long sc = (long)ldc * n + 3;
   const size_t ea = tsize(sp.ab), ec = tsize(sp.c);
   std::vector<unsigned char> a(sa * batch * ea), b(sb * batch * ea), c(sc * batch * ec);
   for (long i = 0; i < sa * batch; ++i) put(sp.ab, a.data(), i, s.positive ? positive() : urand());
@@ -261,8 +268,9 @@ static int run_case(cublasHandle_t h, const Spec& sp, const Shape& s) {
                        i, j, g, sp.expect == kIsTf32 ? "exact f32" : "tf32", other);
       }
     }
-  REQUIRE(bad == 0, "%s %s%s m=%d n=%d k=%d batch=%d device=%d beta0=%d positive=%d: %ld bad", sp.name,
-          op_name(s.ta), op_name(s.tb), m, n, k, batch, s.device, s.beta_zero, s.positive, bad);
+  REQUIRE(bad == 0, "%s %s%s m=%d n=%d k=%d batch=%d device=%d beta0=%d positive=%d aligned=%d tile=%s: %ld bad",
+          sp.name, op_name(s.ta), op_name(s.tb), m, n, k, batch, s.device, s.beta_zero, s.positive, s.aligned,
+          std::getenv("SOFTGPU_CUBLAS_TC_TILE") ? std::getenv("SOFTGPU_CUBLAS_TC_TILE") : "auto", bad);
   ++checks;
   CHECK(cudaFree(da));
   CHECK(cudaFree(db));
@@ -302,6 +310,75 @@ static int part_specs(cublasHandle_t h, const Spec* specs, int count) {
   for (int i = 0; i < count; ++i)
     if (spec_all(h, specs[i])) return 1;
   return 0;
+}
+
+// The multistage kernel (128x128 tiles, 4-stage cp.async, ldmatrix; the
+// library's choice wherever lda, ldb, the batch strides and the pointers
+// allow 16-byte copies, asked for explicitly by SOFTGPU_CUBLAS_TC_TILE=128
+// here): f16 / bf16 inputs with f32 or f16 / bf16 C,
+// Hgemm (f16 accumulator), strided batches; all 4 transpose pairs (and C
+// for T) over shapes that are and are not multiples of 128 in m and n and
+// of 32 and 8 in k (k tails inside a 16-byte chunk, k = 1, more k tiles than
+// stages), m and n not multiples of 8 (partial chunks along rows /
+// columns). lda / ldb > rows everywhere. Then the same calls with odd lda,
+// ldb and batch strides, where the 16-byte copies cannot be used: the
+// 64x64 kernel must still give the right answer. Finally one aligned call
+// with the default choice and one with SOFTGPU_CUBLAS_TC_TILE=64 (the
+// 64x64 kernel on a layout the multistage one could take).
+static const Spec& spec(const char* name);
+static int part_multistage(cublasHandle_t h) {
+  static const char* const kNames[] = {"GemmEx 16F/32F COMPUTE_32F",
+                                       "GemmEx 16BF/32F COMPUTE_32F",
+                                       "GemmEx 16F/16F COMPUTE_32F",
+                                       "GemmEx 16BF/16BF COMPUTE_32F",
+                                       "Hgemm",
+                                       "GemmStridedBatchedEx 16F/32F COMPUTE_32F",
+                                       "GemmStridedBatchedEx 16BF/16BF COMPUTE_32F",
+                                       "HgemmStridedBatched"};
+  static const int kShapes[][3] = {{128, 128, 64}, {131, 77, 45}, {256, 136, 96}, {40, 300, 33},
+                                   {1, 1, 1},      {200, 130, 1}, {129, 255, 160}, {64, 136, 328}};
+  static const cublasOperation_t kPairs[][2] = {
+      {CUBLAS_OP_N, CUBLAS_OP_N}, {CUBLAS_OP_N, CUBLAS_OP_T}, {CUBLAS_OP_T, CUBLAS_OP_N}, {CUBLAS_OP_T, CUBLAS_OP_T}};
+  setenv("SOFTGPU_CUBLAS_TC_TILE", "128", 1);
+  int v = 0;
+  for (const char* name : kNames) {
+    const Spec& sp = spec(name);
+    const bool batched = sp.api == kGemmBatchedEx || sp.api == kHgemmBatched;
+    // f16 / bf16 -> f32: every shape, with all 4 pairs where k is no
+    // multiple of 8 (a chunk crosses k: with A^T and B both k-contiguous
+    // only the partial copy keeps the padding beyond k out); the others 3
+    // shapes, the pairs rotating.
+    const bool main_type = sp.c == CUDA_R_32F && !batched;
+    const int count = main_type ? 8 : 3;
+    for (int i = 0; i < count; ++i) {
+      const auto& d = kShapes[main_type ? i : (v * 3) % 8];
+      if (batched && d[0] * d[1] * d[2] > 131 * 77 * 45) {
+        ++v, --i;
+        continue;
+      }
+      const int pairs = main_type && d[2] % 8 ? 4 : 1;
+      for (int p = 0; p < pairs; ++p, ++v) {
+        const auto& ops = kPairs[pairs == 4 ? p : v % 4];
+        const cublasOperation_t tb = ops[1] == CUBLAS_OP_T && v % 8 == 5 ? CUBLAS_OP_C : ops[1];
+        Shape s{ops[0], tb, d[0], d[1], d[2], batched ? 3 : 1, v % 2 == 1, v % 3 == 2, false, true};
+        if (run_case(h, sp, s)) return 1;
+      }
+    }
+  }
+  for (const char* name : {"GemmEx 16F/32F COMPUTE_32F", "GemmStridedBatchedEx 16BF/16BF COMPUTE_32F"}) {
+    const Spec& sp = spec(name);
+    const bool batched = sp.api == kGemmBatchedEx;
+    Shape s{CUBLAS_OP_T, CUBLAS_OP_N, 131, 77, 45, batched ? 3 : 1, false, false, false, false};
+    if (run_case(h, sp, s)) return 1;
+  }
+  unsetenv("SOFTGPU_CUBLAS_TC_TILE");
+  Shape s{CUBLAS_OP_N, CUBLAS_OP_N, 256, 136, 96, 1, false, false, false, true};
+  if (run_case(h, spec("GemmEx 16BF/32F COMPUTE_32F"), s)) return 1;
+  setenv("SOFTGPU_CUBLAS_TC_TILE", "64", 1);
+  s.ta = CUBLAS_OP_T;
+  const int bad = run_case(h, spec("GemmEx 16F/32F COMPUTE_32F"), s);
+  unsetenv("SOFTGPU_CUBLAS_TC_TILE");
+  return bad;
 }
 
 // One 64x64x64 call per route, in this order (check_tensor_route.cmake
@@ -359,7 +436,9 @@ int main(int argc, char** argv) {
   CHECK_BLAS(cublasCreate(&h));
   const bool all = part == "all";
   if ((all || part == "tf32") && part_specs(h, kTf32Specs, sizeof kTf32Specs / sizeof *kTf32Specs)) return 1;
-  if ((all || part == "half") && part_specs(h, kHalfSpecs, sizeof kHalfSpecs / sizeof *kHalfSpecs)) return 1;
+  if ((all || part == "half") &&
+      (part_specs(h, kHalfSpecs, sizeof kHalfSpecs / sizeof *kHalfSpecs) || part_multistage(h)))
+    return 1;
   if ((all || part == "route") && part_route(h)) return 1;
   CHECK_BLAS(cublasDestroy(h));
   if (!checks) {
