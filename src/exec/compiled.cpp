@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "common/cpu_time.h"
 #include "exec/warp.h"
 
 namespace softgpu::exec {
@@ -51,9 +52,10 @@ void size_tables(const LoadedProgram& lp) {
   j.interpreted.assign(n, 0);
 }
 
-double launch_seconds(const LaunchState& L) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - L.start).count();
-}
+// Host-thread seconds the launch has cost so far: the process's CPU time
+// since it started (all its host threads; not wall time x threads, which a
+// loaded machine stretches while the compile estimate stays put).
+double launch_cpu_seconds(const LaunchState& L) { return process_cpu_seconds() - L.start_cpu; }
 
 // Compiles what of the closure is not compiled yet and publishes it. The
 // compiler runs without the lock: a launch binding meanwhile interprets.
@@ -155,7 +157,7 @@ void bind_compiled_code(LaunchState& L, uint32_t kernel) {
 }
 
 bool jit_cost_says_compile(const LaunchState& L) {
-  const double spent = launch_seconds(L) * L.jit_threads;
+  const double spent = launch_cpu_seconds(L);
   // The rest of the launch at the rate of its CTAs so far, once a sample
   // of them has finished: 1% of them and 4 per host thread (the first
   // CTAs run slower than the rest, and those still running count in
@@ -181,7 +183,7 @@ void request_compile(LaunchState& L) {
 
 void jit_launch_end(LaunchState& L, uint64_t total) {
   if (!L.jit) return;
-  const double spent = launch_seconds(L) * L.jit_threads;
+  const double spent = launch_cpu_seconds(L);
   std::lock_guard lock(L.lp->jit.mu);
   L.lp->jit.executed[L.kernel_index] += total;
   L.lp->jit.interpreted[L.kernel_index] += spent;

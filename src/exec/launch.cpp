@@ -12,6 +12,7 @@
 #include "exec/host_threads.h"
 #include "exec/monitor.h"
 #include "exec/listener.h"
+#include "common/cpu_time.h"
 #include "exec/warp.h"
 #include "ptx/parser.h"
 
@@ -443,6 +444,7 @@ LaunchResult launch(const LoadedProgram& lp, const std::string& kernel, const La
   L.memory = &memory;
   bind_compiled_code(L, it->second);
   L.start = std::chrono::steady_clock::now();
+  L.start_cpu = process_cpu_seconds();
   // The parameter buffer gets a device address so that kernels may take a
   // parameter's address (mov of a .param symbol) and load through it.
   std::vector<std::byte> params(std::max<size_t>(cfg.params.size(), fn.kernel_param_bytes) + 16);

@@ -68,6 +68,7 @@ struct LaunchState {
   std::atomic<uint64_t> warp_instructions{0};
   std::atomic<uint64_t> thread_instructions{0};
   std::chrono::steady_clock::time_point start;
+  double start_cpu = 0;  // process_cpu_seconds() at the start (the tier decision, exec/compiled.cpp)
   std::mutex mu;  // guards fault and printf
   std::optional<Fault> fault;
   std::string printf_buffer;
@@ -82,7 +83,7 @@ struct LaunchState {
   // `jit_before` reach `jit_threshold` (jit_asked: requested), or, with
   // `jit_cost` (no ExecOptions::jit_hot), when worth_compiling says so of
   // the interpreted seconds spent (`jit_spent_before` plus this launch's
-  // wall time x `jit_threads`) and projected, against `jit_instructions`
+  // process CPU time) and projected, against `jit_instructions`
   // (what of the closure is left to compile) x `jit_seconds_per_instruction`.
   bool jit = false;
   bool jit_cost = false;

@@ -25,6 +25,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/cpu_time.h"
 #include "jit/cache.h"
 #include "jit/helpers.h"
 #include "jit/jit.h"
@@ -160,6 +161,7 @@ class LlvmCompiler final : public exec::CodeCompiler {
   // the disk cache, else returns null).
   std::shared_ptr<const exec::CompiledCode> build(const exec::LoadedProgram& lp, uint32_t fn, bool only_cached) {
     const auto t0 = std::chrono::steady_clock::now();
+    const double cpu0 = thread_cpu_seconds();  // the compile's cost for the tier decision: this thread's CPU time
     const program::Function& f = lp.prog.functions[fn];
     const auto& fns = lp.fns[fn];
     // Code generation costs about as much per PTX instruction as running a
@@ -242,7 +244,7 @@ class LlvmCompiler final : public exec::CodeCompiler {
       st_->hints.insert(hint(f));
       if (how[0] == 'c') {
         st_->measured_instructions += f.code.size();
-        st_->measured_seconds += ms / 1000;
+        st_->measured_seconds += thread_cpu_seconds() - cpu0;
       }
     }
     ++(how[0] == 'r' ? st_->reused : how[0] == 'f' ? st_->from_disk : st_->compiled);
