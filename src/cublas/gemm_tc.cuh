@@ -16,6 +16,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 
@@ -464,6 +465,26 @@ __device__ __forceinline__ void for_each(const Acc<kAcc16> (&acc)[kMi][kNi], F&&
 #pragma unroll
       for (int i = 0; i < 4; ++i)
         f(wm + mi * 16 + g + 8 * (i >> 1), wn + ni * 8 + 2 * t + (i & 1), acc_elem(acc[mi][ni], i));
+}
+
+// The pipeline depth cuBLAS's gemm and cuBLASLt's matmul run it with.
+constexpr int kPipeStages = 4;
+
+// Host side, for the launchers of both libraries: whether a call may run on
+// the multistage kernel. Its copies need A and B 16-byte aligned with the
+// leading dimensions and batch strides multiples of 8 elements (`aligned`,
+// from aligned16 for each operand); SOFTGPU_CUBLAS_TC_TILE=64 forces the
+// 64x64 kernel. No shape keeps the 64x64 kernel: under the timing model the
+// multistage one is faster at every shape tried, down to one partly used
+// CTA (docs/status.md, Tensor cores).
+template <typename T>
+inline bool aligned16(const T* p, int64_t ld, int64_t stride, int batch) {
+  return reinterpret_cast<uintptr_t>(p) % 16 == 0 && ld % 8 == 0 && (batch == 1 || stride % 8 == 0);
+}
+inline bool use_multistage(bool aligned) {
+  if (!aligned) return false;
+  const char* f = std::getenv("SOFTGPU_CUBLAS_TC_TILE");
+  return !(f && !std::strcmp(f, "64"));
 }
 
 }  // namespace ms

@@ -1,7 +1,8 @@
 // softgpu cuBLAS's tensor-core gemm (see kernels_tc.h): a main loop of
 // gemm_tc.cuh per tile of C (the 64x64 one-stage loop, or the 128x128
 // multistage cp.async / ldmatrix loop of gemm_tc::ms), then alpha acc +
-// beta C written under predication. use_multistage() picks between them.
+// beta C written under predication. ms::use_multistage() (gemm_tc.cuh)
+// picks between them.
 #include "kernels_tc.h"
 
 #include <cuda_bf16.h>
@@ -84,25 +85,7 @@ __global__ void __launch_bounds__(ms::kThreads)
   ms::for_each(acc, [&](int tr, int tc, float v) { store_c(c, ldc, m, n, row0 + tr, col0 + tc, al, be, v); });
 }
 
-constexpr int kMsStages = 4;
-
-// Which kernel a call gets: the multistage one wherever its preconditions
-// hold (`aligned`: A, B 16-byte aligned, lda, ldb and the batch strides
-// multiples of 8; not for pointer arrays, whose pointers the host does not
-// see), else the 64x64 kernel. No shape keeps the 64x64 kernel: under the
-// timing model the multistage kernel is faster at every shape tried, down
-// to one partly used CTA (docs/status.md, Tensor cores).
-// SOFTGPU_CUBLAS_TC_TILE=64 forces the 64x64 kernel.
-bool use_multistage(bool aligned) {
-  if (!aligned) return false;
-  const char* f = std::getenv("SOFTGPU_CUBLAS_TC_TILE");
-  return !(f && !std::strcmp(f, "64"));
-}
-
-template <typename T>
-bool aligned16(const T* p, int64_t ld, int64_t stride, int batch) {
-  return reinterpret_cast<uintptr_t>(p) % 16 == 0 && ld % 8 == 0 && (batch == 1 || stride % 8 == 0);
-}
+constexpr int kMsStages = ms::kPipeStages;
 
 template <Op O, typename TI, typename TO, typename TS, bool kAcc16>
 cudaError_t launch_as(cudaStream_t s, bool ta, bool tb, int m, int n, int k, const void* alpha_host,
@@ -120,7 +103,7 @@ cudaError_t launch_as(cudaStream_t s, bool ta, bool tb, int m, int n, int k, con
   auto* ca = arrays ? reinterpret_cast<TO* const*>(const_cast<void* const*>(arrays[2])) : nullptr;
   constexpr int kMaxZ = 65535;  // grid z limit: larger batches go in chunks
   if constexpr (sizeof(TI) == 2) {
-    if (!arrays && use_multistage(aligned16(ai, lda, sa, batch) && aligned16(bi, ldb, sb, batch))) {
+    if (!arrays && ms::use_multistage(ms::aligned16(ai, lda, sa, batch) && ms::aligned16(bi, ldb, sb, batch))) {
       auto* kernel = ta ? (tb ? gemm_tc_ms_kernel<O, kMsStages, true, true, TI, TO, TS, kAcc16>
                               : gemm_tc_ms_kernel<O, kMsStages, true, false, TI, TO, TS, kAcc16>)
                         : (tb ? gemm_tc_ms_kernel<O, kMsStages, false, true, TI, TO, TS, kAcc16>

@@ -6,6 +6,11 @@
 //              epilogue DEFAULT.
 //   epilogues: each of the 16 epilogues with f32, f16 (C/D 16F), bf16 (C/D
 //              16BF) and f64, three shapes each.
+//   multistage: the 16-bit input combinations with A and B laid out for
+//              16-byte copies (lda, ldb and batch strides multiples of 8),
+//              which run on the multistage 128x128 kernel (the ReLU-mask
+//              epilogues excepted): every epilogue, all transposes, shapes
+//              on and off the 128 tile with k tails inside a 32 chunk.
 // Every case: lda/ldb/ldc/ldd larger than the rows (padding of D must stay
 // untouched), column-major or (every mixture of A, B, C, D in turn on some
 // cases) row-major layouts, D a separate matrix with its own ld (C must stay untouched) or
@@ -103,6 +108,7 @@ struct Case {
   int m, n, k, batch;
   bool device, beta_zero, in_place;
   unsigned row_major;  // bits: 1 A, 2 B, 4 C, 8 D in CUBLASLT_ORDER_ROW
+  bool aligned = false;  // lda, ldb, sa, sb multiples of 8 (16-byte rows for 16-bit A, B)
 };
 static long ix(bool row, long i, long j, long ld) { return row ? i * ld + j : i + j * ld; }
 static long checks = 0;
@@ -133,9 +139,12 @@ static int run_case(cublasLtHandle_t lt, const Case& t) {
   const bool arow = t.row_major & 1, brow = t.row_major & 2, crow = t.row_major & 4,
              drow = t.in_place ? crow : (t.row_major & 8) != 0;
   // ld: one past the column (column-major) or the row (row-major), plus padding.
-  const long lda = (arow ? ac : ar) + 1, ldb = (brow ? bc : br) + 2, ldc = (crow ? n : m) + 3;
+  // Aligned: rounded up to 8 elements, then 8 more.
+  auto pad = [&](long rows, long extra) { return t.aligned ? (rows + 7) / 8 * 8 + 8 : rows + extra; };
+  const long lda = pad(arow ? ac : ar, 1), ldb = pad(brow ? bc : br, 2), ldc = (crow ? n : m) + 3;
   const long ldd = t.in_place ? ldc : (drow ? n : m) + 1;
-  const long sa = lda * (arow ? ar : ac) + 5, sb = ldb * (brow ? br : bc) + 7, sc = ldc * (crow ? m : n) + 11;
+  const long sa = lda * (arow ? ar : ac) + (t.aligned ? 8 : 5), sb = ldb * (brow ? br : bc) + (t.aligned ? 16 : 7),
+             sc = ldc * (crow ? m : n) + 11;
   const long sd = t.in_place ? sc : ldd * (drow ? m : n) + 3;
   const size_t ea = tsize(cb.ab), ed = tsize(cb.cd);
   const double sentinel = 1152, nan = std::numeric_limits<double>::quiet_NaN();
@@ -377,12 +386,34 @@ static int part_epilogues(cublasLtHandle_t lt) {
   return 0;
 }
 
+static int part_multistage(cublasLtHandle_t lt) {
+  struct Shape {
+    int m, n, k;
+  };
+  // On and off the 128 x 128 tile, k tails inside a 32-element chunk, k = 1,
+  // more k tiles than the 4 stages.
+  const Shape shapes[] = {{128, 128, 32}, {130, 257, 41}, {1, 136, 200}, {257, 9, 1}, {72, 130, 264}};
+  const Combo* combos[] = {&kCombos[0], &kCombos[1], &kCombos[2], &kCombos[3], &kCombos[4]};
+  int v = 0;
+  for (const Epi& ep : kEpilogues)
+    for (const Shape& s : shapes) {
+      ++v;
+      unsigned order = v % 3 == 0 ? (v / 3) % 15 + 1 : 0;
+      if (mask_in(ep.e) || mask_out(ep.e) || gaux_in(ep.e) || gaux_out(ep.e)) order &= ~12u;
+      Case t{combos[v % 5], ep.name, ep.e, kOps[v % 3], kOps[(v / 3) % 3], s.m, s.n, s.k, v % 4 == 1 ? 2 : 1,
+             v % 2 == 0, v % 7 == 0, v % 5 == 0, order, true};
+      if (run_case(lt, t)) return 1;
+    }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   const std::string part = argc > 1 ? argv[1] : "all";
   cublasLtHandle_t lt;
   CHECK_LT(cublasLtCreate(&lt));
   if ((part == "types" || part == "all") && part_types(lt)) return 1;
   if ((part == "epilogues" || part == "all") && part_epilogues(lt)) return 1;
+  if ((part == "multistage" || part == "all") && part_multistage(lt)) return 1;
   CHECK_LT(cublasLtDestroy(lt));
   std::printf("PASS cublaslt_matmul %s (%ld values checked)\n", part.c_str(), checks);
   return 0;

@@ -3,16 +3,26 @@
 # gives them softgpu's. See the sources for what each covers and the
 # tolerances.
 #   cublaslt_matmul PART: cublasLtMatmul for every implemented type
-#     combination (types) and each of the 16 epilogues (epilogues), against a
-#     CPU loop.
+#     combination (types), each of the 16 epilogues (epilogues), and the
+#     16-bit combinations laid out for the multistage kernel (multistage),
+#     against a CPU loop; lt_route: which kernel those calls run on.
 #   cublaslt_api: handles, versions, descriptor attributes, preferences,
 #     heuristics, the invalid-argument and NOT_SUPPORTED statuses, a stub.
 if(TARGET cublaslt)
   softgpu_cuda_program(cublaslt_matmul SOURCES cublaslt/cublaslt_matmul.cu FLAGS -lcublasLt)
   softgpu_cuda_program(cublaslt_api SOURCES cublaslt/cublaslt_api.cu FLAGS -lcublasLt)
-  foreach(part types epilogues)
+  foreach(part types epilogues multistage)
     cuda_test(cublaslt_${part} cublaslt_matmul ARGS ${part} STDOUT_REGEX "PASS cublaslt_matmul ${part}")
   endforeach()
+  # The multistage part: 80 calls, of which the 10 with a ReLU mask
+  # (RELU_AUX, RELU_AUX_BIAS) run on the 64x64 kernel, the other 70 on the
+  # multistage one; with SOFTGPU_CUBLAS_TC_TILE=64 all 80 on the 64x64 one.
+  add_test(NAME cuda.cublaslt_route
+    COMMAND ${CMAKE_COMMAND} -DSOFTGPU=$<TARGET_FILE:softgpu> -DPROG=${_bin}/cublaslt_matmul -DARGS=multistage
+            -DWORK=${CMAKE_CURRENT_BINARY_DIR} "-DPASS=PASS cublaslt_matmul multistage"
+            "-DCOUNTS=matmul_tc_ms_kernel<=70@@matmul_tc_kernel<=10"
+            -P ${_src}/cublaslt/check_lt_route.cmake)
+  set_tests_properties(cuda.cublaslt_route PROPERTIES LABELS cuda TIMEOUT 600)
   cuda_test(cublaslt_api cublaslt_api STDOUT_REGEX "PASS cublaslt_api"
             STDERR_REGEX "softgpu cublasLt: cublasLtMatmul: A CUDA_R_16F, B CUDA_R_16F, C CUDA_R_64F, D CUDA_R_64F with CUBLAS_COMPUTE_32F and scale type CUDA_R_32F is not supported@@softgpu cublasLt: cublasLtMatrixTransform is not implemented yet")
   # No false positives, and no bad access in the library's kernels: both
