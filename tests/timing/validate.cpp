@@ -7,6 +7,8 @@
 // overhead and copies (each table: --only latency|throughput|tensor|atomics|host).
 // Run: build/tests/timing/timing_validate [--triad-n N] [--only TABLE] [--gpu KEY] [--verbose] | --sampling-check N
 // Held-out figures (validate_heldout.cpp): --only heldout [--stream-n N] [--max-footprint BYTES]
+//   [--max-gemm-flop F] [--write docs/validation.md] (the gemm group runs tests/cuda's heldout_gemm under
+//   softgpu run --timing; --write replaces the file's held-out block)
 #include <fmt/format.h>
 
 #include <chrono>
@@ -23,6 +25,27 @@
 using namespace softgpu;
 
 namespace {
+
+// A stream buffer writing to two others (the held-out table to the
+// terminal as it is made and to the text --write puts in the doc).
+class TeeBuf : public std::streambuf {
+ public:
+  TeeBuf(std::streambuf* a, std::streambuf* b) : a_(a), b_(b) {}
+
+ protected:
+  int overflow(int c) override {
+    if (c == EOF) return 0;  // nothing to write: success
+    return a_->sputc(char(c)) == EOF || b_->sputc(char(c)) == EOF ? EOF : c;
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    a_->sputn(s, n);
+    return b_->sputn(s, n);
+  }
+  int sync() override { return a_->pubsync() | b_->pubsync(); }
+
+ private:
+  std::streambuf *a_, *b_;
+};
 
 bool g_verbose = false;  // --verbose: cycles, issue use, occupancy and warp states of each throughput run
 
@@ -312,9 +335,13 @@ int main(int argc, char** argv) {
   std::string only;  // --only latency|throughput|tensor|atomics|host|heldout: one table
   uint32_t stream_n = 134217730;          // --stream-n: held-out gpu-stream array length (doubles), as published
   uint64_t max_footprint = 8ull << 20;    // --max-footprint: largest held-out gpu-cache buffer simulated
+  std::string write_path;                 // --write FILE: the held-out block of FILE (docs/validation.md)
+  double max_gemm_flop = 1.5e11;          // --max-gemm-flop: largest held-out GEMM simulated (4096^3: 1.37e11)
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--stream-n") stream_n = uint32_t(std::stoul(argv[i + 1]));
     if (std::string(argv[i]) == "--max-footprint") max_footprint = std::stoull(argv[i + 1]);
+    if (std::string(argv[i]) == "--max-gemm-flop") max_gemm_flop = std::stod(argv[i + 1]);
+    if (std::string(argv[i]) == "--write") write_path = argv[i + 1];
     if (std::string(argv[i]) == "--triad-n") triad_n = uint32_t(std::stoul(argv[i + 1]));
     if (std::string(argv[i]) == "--sampling-check") sampling_n = uint32_t(std::stoul(argv[i + 1]));
     if (std::string(argv[i]) == "--only") only = argv[i + 1];
@@ -361,7 +388,19 @@ int main(int argc, char** argv) {
     if (want("tensor")) tensor_table(*gpus);
     if (want("atomics")) atomics_table(*gpus);
     if (want("host")) host_table(*gpus);
-    if (want("heldout")) heldout_table(*gpus, stream_n, max_footprint);
+    if (want("heldout")) {
+      // Shown as it goes; with --write FILE also put into FILE's held-out block.
+      std::cout << "\n## Held-out: published measurements the configs were not built from\n\n";
+      std::ostringstream table;
+      TeeBuf tee(std::cout.rdbuf(), table.rdbuf());
+      std::ostream out(&tee);
+      heldout_table(*gpus, stream_n, max_footprint, max_gemm_flop, out);
+      if (!write_path.empty()) {
+        if (!gpu_key.empty()) throw std::runtime_error("--write takes every GPU's figures: leave out --gpu");
+        write_heldout_section(write_path, table.str());
+        std::cout << "written to " << write_path << "\n";
+      }
+    }
   } catch (const std::exception& e) {
     std::cerr << "timing_validate: " << e.what() << "\n";
     return 1;

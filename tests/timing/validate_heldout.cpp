@@ -7,10 +7,14 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "ptx_device.h"
@@ -127,17 +131,43 @@ double cache_gbps(timing::TimingSession& s, const config::GpuConfig& g, uint64_t
   return double(bytes) * g.sm_count * (i2 - i1) / ((t2 - t1) * 1e-6) / 1e9;
 }
 
+// The gemm group: heldout_gemm (tests/cuda/timing/heldout_gemm.cu, an
+// nvcc-built program calling cublasLtMatmul in the benchmark's shape) run
+// under `softgpu run --timing --gpu KEY`, one warm-up call and one timed
+// call; the TFLOP/s it prints from its cudaEvents. Throws when the program
+// is not built (no CUDA toolkit) or fails.
+double gemm_tflops(const std::string& gpu, uint64_t m, uint64_t n, uint64_t k) {
+  const std::string cmd = fmt::format("'{}' run --timing --gpu {} -- '{}' {} {} {} 2>&1", SOFTGPU_CLI, gpu,
+                                      SOFTGPU_HELDOUT_GEMM, m, n, k);
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) throw std::runtime_error("cannot run " + cmd);
+  std::string out;
+  char buf[4096];
+  while (size_t got = fread(buf, 1, sizeof buf, p)) out.append(buf, got);
+  const int rc = pclose(p);
+  const size_t at = out.find("value=");
+  if (rc != 0 || at == std::string::npos || out.find("PASS heldout_gemm") == std::string::npos)
+    throw std::runtime_error(fmt::format("{} failed (status {}):\n{}", cmd, rc, out));
+  return std::stod(out.substr(at + 6));
+}
+
 }  // namespace
 
-void heldout_table(const std::vector<config::GpuConfig>& gpus, uint32_t stream_n, uint64_t max_footprint) {
+void heldout_table(const std::vector<config::GpuConfig>& gpus, uint32_t stream_n, uint64_t max_footprint,
+                   double max_gemm_flop, std::ostream& out) {
   std::ifstream f(SOFTGPU_HELDOUT_JSON);
   const nlohmann::json doc = nlohmann::json::parse(f);
-  std::cout << fmt::format(
-      "\n## Held-out: published measurements the configs were not built from\n\n"
-      "`tests/timing/heldout.json` (sources there); gpu-stream arrays of {} doubles here (the published runs: "
-      "134,217,730), gpu-cache footprints up to {} kB simulated. Error = model / published - 1.\n\n"
+  const auto started = std::chrono::steady_clock::now();
+  const std::time_t today = std::time(nullptr);
+  char date[16];
+  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&today));
+  out << fmt::format(
+      "`tests/timing/heldout.json` (sources there), produced by `build/tests/timing/timing_validate --only "
+      "heldout` on {}: gpu-stream arrays of {} doubles (the published runs: 134,217,730), gpu-cache footprints "
+      "up to {} kB and GEMMs up to {:.3g} GFLOP simulated (larger entries are left out). Error = model / "
+      "published - 1.\n\n"
       "| benchmark | GPU | published | model | error |\n|---|---|---|---|---|\n",
-      stream_n, max_footprint / 1024);
+      date, stream_n, max_footprint / 1024, max_gemm_flop / 1e9);
   std::map<std::string, std::pair<double, int>> by_group;  // group -> sum |error|, count
   for (const auto& g : gpus) {
     auto s = timing::TimingSession::create(g);
@@ -154,6 +184,10 @@ void heldout_table(const std::vector<config::GpuConfig>& gpus, uint32_t stream_n
         const uint64_t bytes = p["footprint_bytes"];
         if (bytes > max_footprint) continue;
         model = cache_gbps(**s, g, bytes);
+      } else if (bench == "superbenchmark cublaslt_gemm") {
+        const uint64_t m = p["m"], n = p["n"], k = p["k"];
+        if (2.0 * double(m) * double(n) * double(k) > max_gemm_flop) continue;
+        model = gemm_tflops(g.key, m, n, k);
       } else {
         continue;
       }
@@ -161,18 +195,36 @@ void heldout_table(const std::vector<config::GpuConfig>& gpus, uint32_t stream_n
       auto& [sum, count] = by_group[e["group"]];
       sum += std::fabs(err);
       ++count;
-      std::cout << fmt::format("| {} | {} | {:.0f} {} | {:.0f} | {:+.0f}% |\n", id, g.key, pub,
-                               std::string(e["unit"]), model, 100 * err);
-      std::cout.flush();
+      // Whole numbers from 1000 on, else 4 significant digits.
+      auto num = [](double v) { return v >= 1000 ? fmt::format("{:.0f}", v) : fmt::format("{:.4g}", v); };
+      out << fmt::format("| {} | {} | {} {} | {} | {:+.0f}% |\n", id, g.key, num(pub), std::string(e["unit"]),
+                         num(model), 100 * err);
+      out.flush();
     }
   }
   double all = 0;
   int n = 0;
-  std::cout << "\n| group | figures | MAPE |\n|---|---|---|\n";
+  out << "\n| group | figures | MAPE |\n|---|---|---|\n";
   for (const auto& [group, v] : by_group) {
-    std::cout << fmt::format("| {} | {} | {:.0f}% |\n", group, v.second, 100 * v.first / v.second);
+    out << fmt::format("| {} | {} | {:.0f}% |\n", group, v.second, 100 * v.first / v.second);
     all += v.first;
     n += v.second;
   }
-  if (n) std::cout << fmt::format("| all | {} | {:.0f}% |\n", n, 100 * all / n);
+  if (n) out << fmt::format("| all | {} | {:.0f}% |\n", n, 100 * all / n);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  out << fmt::format("\n({:.0f} s on this machine.)\n", secs);
+}
+
+void write_heldout_section(const std::string& path, const std::string& generated) {
+  static const std::string begin = "<!-- heldout:begin", end = "<!-- heldout:end -->";
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t b = text.find(begin), b_end = b == std::string::npos ? b : text.find("-->", b);
+  const size_t e = b_end == std::string::npos ? b_end : text.find(end, b_end);
+  if (e == std::string::npos)
+    throw std::runtime_error(path + " has no '" + begin + " ... -->' ... '" + end + "' block to replace");
+  const std::string updated = text.substr(0, b_end + 3) + "\n" + generated + text.substr(e);
+  std::ofstream o(path, std::ios::trunc);
+  if (!(o << updated)) throw std::runtime_error("cannot write " + path);
 }

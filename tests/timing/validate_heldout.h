@@ -1,8 +1,16 @@
 // The held-out validation table (validate_heldout.cpp), for timing_validate.
 #pragma once
 #include <cstdint>
+#include <ostream>
+#include <string>
 #include <vector>
 
 #include "config/gpu_config.h"
 
-void heldout_table(const std::vector<softgpu::config::GpuConfig>& gpus, uint32_t stream_n, uint64_t max_footprint);
+// GEMMs of more than `max_gemm_flop` (2 m n k) are not simulated (minutes
+// each). Writes the tables (Markdown) to `out`.
+void heldout_table(const std::vector<softgpu::config::GpuConfig>& gpus, uint32_t stream_n, uint64_t max_footprint,
+                   double max_gemm_flop, std::ostream& out);
+// Replaces what stands between "<!-- heldout:begin ... -->" and
+// "<!-- heldout:end -->" in the Markdown file `path` with `generated`.
+void write_heldout_section(const std::string& path, const std::string& generated);

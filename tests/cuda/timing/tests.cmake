@@ -48,3 +48,17 @@ cuda_test(validation_kernels validation_kernels RUN_OPTS "--timing@@--gpu@@h200"
 # replay saves 1.13 us per kernel over the same kernels sent one by one.
 softgpu_cuda_program(timing_graph_replay SOURCES timing/graph_replay.cu)
 cuda_test(timing_graph_replay timing_graph_replay RUN_OPTS --timing STDOUT_REGEX "saved per kernel: 1\\.1[23][0-9] us.*PASS graph_replay")
+# The held-out GEMM figures' program (tests/timing/heldout.json, group
+# gemm; timing_validate --only heldout runs it at the published sizes under
+# --timing): cublasLtMatmul in superbenchmark's TN f16 shape, checked
+# against the CPU; here at small sizes on and off the 128 tile, on the
+# multistage tensor-core kernel (the launches' names and tensor-pipe use).
+if(TARGET cublaslt)
+  softgpu_cuda_program(heldout_gemm SOURCES timing/heldout_gemm.cu FLAGS -lcublasLt)
+  add_test(NAME cuda.heldout_gemm
+    COMMAND ${CMAKE_COMMAND} -DSOFTGPU=$<TARGET_FILE:softgpu> -DPROG=${_bin}/heldout_gemm
+            -DARGS=256@@136@@72@@8@@264@@40 -DWORK=${CMAKE_CURRENT_BINARY_DIR} -DPASS=PASS.heldout_gemm
+            "-DCOUNTS=matmul_tc_ms_kernel<=4"
+            -P ${_src}/cublaslt/check_lt_route.cmake)
+  set_tests_properties(cuda.heldout_gemm PROPERTIES LABELS cuda TIMEOUT 600)
+endif()
