@@ -1,6 +1,6 @@
-// The tensor-core main loops of softgpu cuBLAS's gemm (kernels_tc.cu): the
-// multistage 128x128 one of namespace ms (below), and this 64x64 one,
-// shared with cuBLASLt's matmul (src/cublaslt/kernels.cu): a CTA of
+// The tensor-core main loops of softgpu cuBLAS's gemm (kernels_tc.cu), both
+// shared with cuBLASLt's matmul (src/cublaslt/kernels.cu): the multistage
+// 128x128 / 128x64 one of namespace ms (below), and this 64x64 one: a CTA of
 // 4 warps accumulates a 64x64 tile of op(A) op(B); each warp a 32x32
 // quarter as 2 x 4 mma tiles of 16x8. A and B go through shared memory
 // 64x32 at a time, converted on the way to the mma operand type (f16, bf16,
@@ -14,7 +14,9 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_runtime.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -243,9 +245,10 @@ __device__ __forceinline__ void for_each(const Acc<kAcc16> (&acc)[2][4], F&& f) 
 
 // ---------------------------------------------------------------------------
 // The multistage main loop (kernels_tc.cu's gemm_tc_ms_kernel), in the shape
-// of the sm_80 GEMMs of cuBLAS and CUTLASS: a CTA of 8 warps (2 x 4 over the
-// tile, each 64 x 32 = 4 x 4 mma tiles of 16x8) accumulates a 128x128 tile
-// of op(A) op(B), k 32 at a time. A and B (f16 or bf16 in memory) go to
+// of the sm_80 GEMMs of cuBLAS and CUTLASS: a CTA of 8 warps accumulates a
+// 128x128 tile of op(A) op(B) (2 x 4 warps, each 64 x 32 = 4 x 4 mma tiles
+// of 16x8) or a 128x64 one (4 x 2 warps, each 32 x 32; ms::Tile), k 32 at
+// a time. A and B (f16 or bf16 in memory) go to
 // shared memory by cp.async.cg 16-byte copies, kStages tiles in flight
 // (commit_group per k tile, wait_group kStages - 2 before using one), and
 // from there to the mma operands by ldmatrix.x4: plain for an operand whose
@@ -256,25 +259,37 @@ __device__ __forceinline__ void for_each(const Acc<kAcc16> (&acc)[2][4], F&& f) 
 // and falls back to the 64x64 kernel otherwise): A, B 16-byte aligned, lda,
 // ldb (and the batch strides) multiples of 8 elements.
 //
-// Shared layout per stage and operand, 128 x 32 elements (8 KB), in 16-byte
-// chunks of 8 elements XOR-swizzled so that the 8 row addresses of one
-// ldmatrix matrix fall in 8 different 16-byte bank groups:
-//   k contiguous: row = m or n (128 rows of 4 chunks), chunk c at c ^ ((row >> 1) & 3)
-//   rows contiguous: row = k (32 rows of 16 chunks), chunk c at c ^ (row & 7)
+// Shared layout per stage and operand, R x 32 elements (R = 128 for A, 128
+// or 64 for B: 8 or 4 KB), in 16-byte chunks of 8 elements XOR-swizzled so
+// that the 8 row addresses of one ldmatrix matrix fall in 8 different
+// 16-byte bank groups:
+//   k contiguous: row = m or n (R rows of 4 chunks), chunk c at c ^ ((row >> 1) & 3)
+//   rows contiguous: row = k (32 rows of R / 8 chunks), chunk c at c ^ (row & 7)
 namespace ms {
 
-constexpr int kBM = 128, kBN = 128, kBK = 32;
-constexpr int kThreads = 256;                // 8 warps
-constexpr int kWarpM = 64, kWarpN = 32;      // one warp's share of the tile
-constexpr int kMi = kWarpM / 16, kNi = kWarpN / 8;
-constexpr int kTileElems = kBM * kBK;        // one operand's stage (kBM == kBN)
-constexpr int kChunksPerThread = kTileElems / 8 / kThreads;
-static_assert(kBM == kBN, "one stage size for A and B");
+constexpr int kBK = 32;
+constexpr int kThreads = 256;  // 8 warps
 
-template <int kStages>
-constexpr int shared_bytes() {
-  return kStages * 2 * kTileElems * 2;  // A and B, 2-byte elements
-}
+// The CTA tile: 128 x kBN_ of D, kBN_ 128 (2 x 4 warps, each 64 x 32) or
+// 64 (4 x 2 warps, each 32 x 32: twice the CTAs for a grid that would
+// leave SMs idle; pick_tile_n). A stage holds A's 128 x 32 and B's
+// kBN_ x 32 elements.
+template <int kBN_>
+struct Tile {
+  static_assert(kBN_ == 128 || kBN_ == 64, "128 x 128 or 128 x 64");
+  static constexpr int kBM = 128, kBN = kBN_;
+  static constexpr int kWarpsM = kBN == 128 ? 2 : 4;       // warps over the tile's rows
+  static constexpr int kWarpM = kBM / kWarpsM, kWarpN = 32;  // one warp's share of the tile
+  static constexpr int kMi = kWarpM / 16, kNi = kWarpN / 8;
+  static_assert(kWarpsM * (kBN / kWarpN) * 32 == kThreads, "8 warps");
+  static constexpr uint32_t kABytes = kBM * kBK * 2, kBBytes = kBN * kBK * 2;  // 2-byte elements
+  static constexpr uint32_t kStageBytes = kABytes + kBBytes;
+  template <int kStages>
+  static constexpr int shared_bytes() {
+    return kStages * kStageBytes;
+  }
+};
+using Tile128 = Tile<128>;
 
 __device__ __forceinline__ uint32_t shared_addr(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
@@ -309,19 +324,23 @@ __device__ __forceinline__ uint32_t pinned(uint32_t v) {
   return r;
 }
 
-// Element offset of chunk c (8 elements) of shared row `row`.
+// Element offset of chunk c (8 elements) of shared row `row` in an
+// operand's stage of kRows rows / columns (m or n) by 32 k.
+template <int kRows>
 __device__ __forceinline__ int chunk_at(bool k_contig, int row, int c) {
-  return k_contig ? row * kBK + ((c ^ ((row >> 1) & 3)) << 3) : row * kBM + ((c ^ (row & 7)) << 3);
+  return k_contig ? row * kBK + ((c ^ ((row >> 1) & 3)) << 3) : row * kRows + ((c ^ (row & 7)) << 3);
 }
 
-// This thread's cp.async copies of one operand's 128 x 32 tiles: rows /
+// This thread's cp.async copies of one operand's kRows x 32 tiles: rows /
 // columns rc0.. (of rc_end) by k k0.. (of k) of the stored matrix p (ld its
 // leading dimension; k contiguous when kKContig). What does not change from
 // one k tile to the next is worked out once: where each chunk lands in a
 // stage, where it comes from (advanced by one tile per issue), and for k
 // contiguous whether its row is inside, else how many of its bytes are.
-template <typename T, bool kKContig>
+template <typename T, bool kKContig, int kRows>
 struct TileCopier {
+  static constexpr int kChunksPerThread = kRows * kBK / 8 / kThreads;
+  static constexpr int kRowChunks = kRows / 8;  // rows contiguous: chunks per k
   const T* base;                     // the unread source of an empty copy
   const T* src[kChunksPerThread];
   uint32_t dst[kChunksPerThread];    // byte offset in the operand's stage
@@ -337,13 +356,13 @@ struct TileCopier {
       if (kKContig) {
         const int row = e >> 2, c = e & 3, grc = rc0 + row;  // row: m or n
         src[i] = p + grc * ld + 8 * c;
-        dst[i] = 2 * chunk_at(true, row, c);
+        dst[i] = 2 * chunk_at<kRows>(true, row, c);
         inside[i] = grc < rc_end;
         kpos[i] = 8 * c;
       } else {
-        const int row = e >> 4, c = e & 15, grc = rc0 + 8 * c;  // row: k
+        const int row = e / kRowChunks, c = e % kRowChunks, grc = rc0 + 8 * c;  // row: k
         src[i] = p + row * ld + grc;
-        dst[i] = 2 * chunk_at(false, row, c);
+        dst[i] = 2 * chunk_at<kRows>(false, row, c);
         const int left = rc_end - grc;
         inside[i] = 2 * (left <= 0 ? 0 : left < 8 ? left : 8);
         kpos[i] = row;
@@ -368,24 +387,26 @@ struct TileCopier {
   }
 };
 
-// acc = op(A) op(B) over the 128x128 tile at (row0, col0); all threads of
-// the CTA call it (it synchronizes). smem: shared_bytes<kStages>() bytes.
+// acc = op(A) op(B) over the S tile at (row0, col0); all threads of the
+// CTA call it (it synchronizes). smem: S::shared_bytes<kStages>() bytes.
 // Not called when alpha == 0. kTa / kTb: A / B transposed.
-template <Op O, int kStages, bool kTa, bool kTb, typename TI, bool kAcc16>
-__device__ __forceinline__ void accumulate(unsigned char* smem, Acc<kAcc16> (&acc)[kMi][kNi], int m, int n, int k,
-                                           const TI* a, int64_t lda, const TI* b, int64_t ldb, int row0, int col0) {
+template <Op O, int kStages, bool kTa, bool kTb, typename TI, bool kAcc16, class S = Tile128>
+__device__ __forceinline__ void accumulate(unsigned char* smem, Acc<kAcc16> (&acc)[S::kMi][S::kNi], int m, int n,
+                                           int k, const TI* a, int64_t lda, const TI* b, int64_t ldb, int row0,
+                                           int col0) {
+  constexpr int kMi = S::kMi, kNi = S::kNi;
   static_assert(sizeof(TI) == 2 && kStages >= 2, "f16 / bf16 in memory, at least double buffered");
   constexpr bool kAK = kTa, kBK_ = !kTb;  // k contiguous in memory
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, q = lane >> 3, r = lane & 7;
-  const int wm = (warp & 1) * kWarpM, wn = (warp >> 1) * kWarpN;
+  const int wm = (warp % S::kWarpsM) * S::kWarpM, wn = (warp / S::kWarpsM) * S::kWarpN;
   for (auto& row : acc)
     for (auto& tile : row)
       for (auto& v : tile.v) v = 0;
   if (k <= 0) return;
-  constexpr uint32_t kOperandBytes = kTileElems * 2, kStageBytes = 2 * kOperandBytes;
+  constexpr uint32_t kOperandBytes = S::kABytes, kStageBytes = S::kStageBytes;  // B after A in a stage
   const uint32_t base = shared_addr(smem);
-  TileCopier<TI, kAK> ca(a, lda, row0, m);
-  TileCopier<TI, kBK_> cb(b, ldb, col0, n);
+  TileCopier<TI, kAK, S::kBM> ca(a, lda, row0, m);
+  TileCopier<TI, kBK_, S::kBN> cb(b, ldb, col0, n);
   // ldmatrix addresses in a stage (lane: row r of matrix q of the x4). A:
   // matrices rows 0-7 / 8-15 (q & 1) by k 0-7 / 8-15 (q >> 1) = a0..a3. B:
   // k 0-7 / 8-15 (q & 1) by columns 0-7 / 8-15 (q >> 1) = b[2j][0],
@@ -396,13 +417,15 @@ __device__ __forceinline__ void accumulate(unsigned char* smem, Acc<kAcc16> (&ac
 #pragma unroll
     for (int mi = 0; mi < kMi; ++mi) {
       const int mm = wm + mi * 16 + 8 * (q & 1), kk = 16 * h + 8 * (q >> 1);
-      a_off[h][mi] = pinned(2 * (kAK ? chunk_at(true, mm + r, kk >> 3) : chunk_at(false, kk + r, mm >> 3)));
+      a_off[h][mi] =
+          pinned(2 * (kAK ? chunk_at<S::kBM>(true, mm + r, kk >> 3) : chunk_at<S::kBM>(false, kk + r, mm >> 3)));
     }
 #pragma unroll
     for (int j = 0; j < kNi / 2; ++j) {
       const int nn = wn + j * 16 + 8 * (q >> 1), kk = 16 * h + 8 * (q & 1);
       b_off[h][j] =
-          pinned(kOperandBytes + 2 * (kBK_ ? chunk_at(true, nn + r, kk >> 3) : chunk_at(false, kk + r, nn >> 3)));
+          pinned(kOperandBytes +
+                 2 * (kBK_ ? chunk_at<S::kBN>(true, nn + r, kk >> 3) : chunk_at<S::kBN>(false, kk + r, nn >> 3)));
     }
   }
   const int ktiles = (k + kBK - 1) / kBK;
@@ -453,15 +476,15 @@ __device__ __forceinline__ void accumulate(unsigned char* smem, Acc<kAcc16> (&ac
 
 // f(r, c, value) for each accumulator element this thread holds
 // (tile-relative row and column), as gemm_tc::for_each.
-template <bool kAcc16, class F>
-__device__ __forceinline__ void for_each(const Acc<kAcc16> (&acc)[kMi][kNi], F&& f) {
+template <class S = Tile128, bool kAcc16, class F>
+__device__ __forceinline__ void for_each(const Acc<kAcc16> (&acc)[S::kMi][S::kNi], F&& f) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int g = lane >> 2, t = lane & 3;
-  const int wm = (warp & 1) * kWarpM, wn = (warp >> 1) * kWarpN;
+  const int wm = (warp % S::kWarpsM) * S::kWarpM, wn = (warp / S::kWarpsM) * S::kWarpN;
 #pragma unroll
-  for (int mi = 0; mi < kMi; ++mi)
+  for (int mi = 0; mi < S::kMi; ++mi)
 #pragma unroll
-    for (int ni = 0; ni < kNi; ++ni)
+    for (int ni = 0; ni < S::kNi; ++ni)
 #pragma unroll
       for (int i = 0; i < 4; ++i)
         f(wm + mi * 16 + g + 8 * (i >> 1), wn + ni * 8 + 2 * t + (i & 1), acc_elem(acc[mi][ni], i));
@@ -485,6 +508,55 @@ inline bool use_multistage(bool aligned) {
   if (!aligned) return false;
   const char* f = std::getenv("SOFTGPU_CUBLAS_TC_TILE");
   return !(f && !std::strcmp(f, "64"));
+}
+
+// The multistage tile's width for an m x n x batch call, 128 or 64, given
+// each kernel's CTAs per SM (`per_sm128`, `per_sm64`, from the occupancy
+// API) and the GPU's SMs: the one whose grid takes less time if an SM's
+// throughput is the same with either tile, i.e. the smaller
+// waves x (CTAs per SM x tile width), waves = ceil(CTAs / (CTAs per SM x
+// SMs)); ties keep 128 x 128. The narrow tile wins where the wide one
+// leaves SMs idle or a last wave nearly empty (A100: 1024^3 has 64 CTAs of
+// 128 x 128 for 108 SMs), the wide one where both fill their waves (its
+// CTA reuses each A and B element twice as often). Under the timing model
+// this picked the faster tile at each of ten shapes tried (A100, 512^3 to
+// 3456 x 3456 x 1024, docs/status.md). SOFTGPU_CUBLAS_TC_TILE=128x128 or
+// 128x64 forces one.
+inline int pick_tile_n(int m, int n, int batch, int per_sm128, int per_sm64, int sms) {
+  if (const char* f = std::getenv("SOFTGPU_CUBLAS_TC_TILE")) {
+    if (!std::strcmp(f, "128x128")) return 128;
+    if (!std::strcmp(f, "128x64")) return 64;
+  }
+  if (per_sm64 <= 0 || sms <= 0) return 128;
+  if (per_sm128 <= 0) return 64;
+  const double rows = double((m + 127) / 128) * batch;
+  auto cost = [&](int bn, int per_sm) {
+    const double ctas = rows * double((n + bn - 1) / bn), slots = double(per_sm) * sms;
+    return std::ceil(ctas / slots) * per_sm * bn;
+  };
+  return cost(64, per_sm64) < cost(128, per_sm128) ? 64 : 128;
+}
+
+// CTAs of `kernel` (256 threads, `bytes` of dynamic shared memory) per SM,
+// after allowing it those bytes.
+template <class K>
+inline cudaError_t ctas_per_sm(K kernel, int bytes, int& per_sm) {
+  if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+      e != cudaSuccess)
+    return e;
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, bytes);
+}
+
+// The tile width for a call given both kernels (pick_tile_n), or an error.
+template <class K128, class K64>
+inline cudaError_t choose_tile_n(K128 k128, K64 k64, int bytes128, int bytes64, int m, int n, int batch, int& bn) {
+  int dev = 0, sms = 0, per128 = 0, per64 = 0;
+  cudaError_t e = cudaGetDevice(&dev);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  if (e == cudaSuccess) e = ctas_per_sm(k128, bytes128, per128);
+  if (e == cudaSuccess) e = ctas_per_sm(k64, bytes64, per64);
+  if (e == cudaSuccess) bn = pick_tile_n(m, n, batch, per128, per64, sms);
+  return e;
 }
 
 }  // namespace ms

@@ -1,5 +1,5 @@
 // softgpu cuBLAS's tensor-core gemm (see kernels_tc.h): a main loop of
-// gemm_tc.cuh per tile of C (the 64x64 one-stage loop, or the 128x128
+// gemm_tc.cuh per tile of C (the 64x64 one-stage loop, or the 128x128 / 128x64
 // multistage cp.async / ldmatrix loop of gemm_tc::ms), then alpha acc +
 // beta C written under predication. ms::use_multistage() (gemm_tc.cuh)
 // picks between them.
@@ -61,31 +61,62 @@ __global__ void __launch_bounds__(kTcThreads)
   for_each(acc, [&](int tr, int tc, float v) { store_c(c, ldc, m, n, row0 + tr, col0 + tc, al, be, v); });
 }
 
-// The multistage kernel (gemm_tc::ms): 128x128 tiles, 8 warps, kStages
-// k tiles in flight, dynamic shared memory of ms::shared_bytes<kStages>().
-// A and B 16-byte aligned with lda, ldb, stride_a, stride_b multiples of 8
-// (launch_as checks). blockIdx.z: the batch.
+// The multistage kernel (gemm_tc::ms): 128 x kBN tiles (ms::Tile), 8
+// warps, kStages k tiles in flight, dynamic shared memory of
+// Tile::shared_bytes<kStages>(). A and B 16-byte aligned with lda, ldb,
+// stride_a, stride_b multiples of 8 (launch_as checks). blockIdx.z: the
+// batch.
 extern __shared__ __align__(16) unsigned char tc_ms_smem[];
-template <Op O, int kStages, bool kTa, bool kTb, typename TI, typename TO, typename TS, bool kAcc16>
+template <Op O, int kStages, int kBN, bool kTa, bool kTb, typename TI, typename TO, typename TS, bool kAcc16>
 __global__ void __launch_bounds__(ms::kThreads)
     gemm_tc_ms_kernel(int m, int n, int k, TS alpha, const TS* alpha_dev, const TI* a, int64_t lda,
                       int64_t stride_a, const TI* b, int64_t ldb, int64_t stride_b, TS beta, const TS* beta_dev,
                       TO* c, int64_t ldc, int64_t stride_c) {
+  using S = ms::Tile<kBN>;
   a += stride_a * blockIdx.z;
   b += stride_b * blockIdx.z;
   c += stride_c * blockIdx.z;
-  const int row0 = blockIdx.x * ms::kBM, col0 = blockIdx.y * ms::kBN;
+  const int row0 = blockIdx.x * S::kBM, col0 = blockIdx.y * S::kBN;
   const float al = widen(scalar_of(alpha, alpha_dev)), be = widen(scalar_of(beta, beta_dev));
-  Acc<kAcc16> acc[ms::kMi][ms::kNi];
-  if (al != 0.f) ms::accumulate<O, kStages, kTa, kTb, TI, kAcc16>(tc_ms_smem, acc, m, n, k, a, lda, b, ldb, row0, col0);
+  Acc<kAcc16> acc[S::kMi][S::kNi];
+  if (al != 0.f)
+    ms::accumulate<O, kStages, kTa, kTb, TI, kAcc16, S>(tc_ms_smem, acc, m, n, k, a, lda, b, ldb, row0, col0);
   else
     for (auto& row : acc)
       for (auto& tile : row)
         for (auto& v : tile.v) v = 0;
-  ms::for_each(acc, [&](int tr, int tc, float v) { store_c(c, ldc, m, n, row0 + tr, col0 + tc, al, be, v); });
+  ms::for_each<S>(acc, [&](int tr, int tc, float v) { store_c(c, ldc, m, n, row0 + tr, col0 + tc, al, be, v); });
 }
 
 constexpr int kMsStages = ms::kPipeStages;
+
+// The multistage kernel of a tile width for a transpose pair.
+template <Op O, int kBN, typename TI, typename TO, typename TS, bool kAcc16>
+auto* ms_kernel(bool ta, bool tb) {
+  return ta ? (tb ? gemm_tc_ms_kernel<O, kMsStages, kBN, true, true, TI, TO, TS, kAcc16>
+                  : gemm_tc_ms_kernel<O, kMsStages, kBN, true, false, TI, TO, TS, kAcc16>)
+            : (tb ? gemm_tc_ms_kernel<O, kMsStages, kBN, false, true, TI, TO, TS, kAcc16>
+                  : gemm_tc_ms_kernel<O, kMsStages, kBN, false, false, TI, TO, TS, kAcc16>);
+}
+
+// The multistage kernel's grid over every batch entry (z in chunks of the
+// grid's limit).
+template <int kBN, class K, typename TI, typename TO, typename TS>
+cudaError_t launch_ms(cudaStream_t s, K kernel, int m, int n, int k, TS al, const TS* alpha_dev, const TI* a,
+                      int64_t lda, int64_t sa, const TI* b, int64_t ldb, int64_t sb, TS be, const TS* beta_dev, TO* c,
+                      int64_t ldc, int64_t sc, int batch) {
+  using S = ms::Tile<kBN>;
+  constexpr int kMaxZ = 65535;
+  constexpr int kBytes = S::template shared_bytes<kMsStages>();
+  for (int b0 = 0; b0 < batch; b0 += kMaxZ) {
+    const int nb = batch - b0 < kMaxZ ? batch - b0 : kMaxZ;
+    dim3 grid((m + S::kBM - 1) / S::kBM, (n + S::kBN - 1) / S::kBN, nb);
+    kernel<<<grid, ms::kThreads, kBytes, s>>>(m, n, k, al, alpha_dev, a + sa * b0, lda, sa, b + sb * b0, ldb, sb, be,
+                                              beta_dev, c + sc * b0, ldc, sc);
+    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
 
 template <Op O, typename TI, typename TO, typename TS, bool kAcc16>
 cudaError_t launch_as(cudaStream_t s, bool ta, bool tb, int m, int n, int k, const void* alpha_host,
@@ -104,23 +135,17 @@ cudaError_t launch_as(cudaStream_t s, bool ta, bool tb, int m, int n, int k, con
   constexpr int kMaxZ = 65535;  // grid z limit: larger batches go in chunks
   if constexpr (sizeof(TI) == 2) {
     if (!arrays && ms::use_multistage(ms::aligned16(ai, lda, sa, batch) && ms::aligned16(bi, ldb, sb, batch))) {
-      auto* kernel = ta ? (tb ? gemm_tc_ms_kernel<O, kMsStages, true, true, TI, TO, TS, kAcc16>
-                              : gemm_tc_ms_kernel<O, kMsStages, true, false, TI, TO, TS, kAcc16>)
-                        : (tb ? gemm_tc_ms_kernel<O, kMsStages, false, true, TI, TO, TS, kAcc16>
-                              : gemm_tc_ms_kernel<O, kMsStages, false, false, TI, TO, TS, kAcc16>);
-      constexpr int kBytes = ms::shared_bytes<kMsStages>();
-      if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
+      auto* k128 = ms_kernel<O, 128, TI, TO, TS, kAcc16>(ta, tb);
+      auto* k64 = ms_kernel<O, 64, TI, TO, TS, kAcc16>(ta, tb);
+      int bn = 128;
+      if (cudaError_t e = ms::choose_tile_n(k128, k64, ms::Tile<128>::shared_bytes<kMsStages>(),
+                                            ms::Tile<64>::shared_bytes<kMsStages>(), m, n, batch, bn);
           e != cudaSuccess)
         return e;
-      for (int b0 = 0; b0 < batch; b0 += kMaxZ) {
-        const int nb = batch - b0 < kMaxZ ? batch - b0 : kMaxZ;
-        dim3 grid((m + ms::kBM - 1) / ms::kBM, (n + ms::kBN - 1) / ms::kBN, nb);
-        kernel<<<grid, ms::kThreads, kBytes, s>>>(m, n, k, al, static_cast<const TS*>(alpha_dev), ai + sa * b0, lda, sa,
-                                                  bi + sb * b0, ldb, sb, be, static_cast<const TS*>(beta_dev),
-                                                  co + sc * b0, ldc, sc);
-        if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
-      }
-      return cudaSuccess;
+      const auto* ad = static_cast<const TS*>(alpha_dev);
+      const auto* bd = static_cast<const TS*>(beta_dev);
+      return bn == 64 ? launch_ms<64>(s, k64, m, n, k, al, ad, ai, lda, sa, bi, ldb, sb, be, bd, co, ldc, sc, batch)
+                      : launch_ms<128>(s, k128, m, n, k, al, ad, ai, lda, sa, bi, ldb, sb, be, bd, co, ldc, sc, batch);
     }
   }
   for (int b0 = 0; b0 < batch; b0 += kMaxZ) {

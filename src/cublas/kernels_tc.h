@@ -4,7 +4,7 @@
 // (tensor_core.cpp). Column-major C = alpha op(A) op(B) + beta C, any m, n,
 // k, leading dimensions and strided batches; arguments already validated.
 // f16/bf16 inputs laid out for 16-byte copies run on the multistage
-// 128x128 cp.async / ldmatrix kernel, the rest on the 64x64 one
+// 128x128 / 128x64 cp.async / ldmatrix kernel, the rest on the 64x64 one
 // (kernels_tc.cu, use_multistage).
 #pragma once
 

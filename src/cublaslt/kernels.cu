@@ -1,7 +1,7 @@
 // softgpu cuBLASLt's device kernels: the matmul with its epilogue (on the
 // tensor cores with a main loop of src/cublas/gemm_tc.cuh, the multistage
-// 128x128 one or the 64x64 one, or SIMT with that of gemm_tile.cuh), and
-// the bias-gradient reductions.
+// 128x128 / 128x64 one or the 64x64 one, or SIMT with that of
+// gemm_tile.cuh), and the bias-gradient reductions.
 // Compiled by nvcc into the library's own fatbinary, registered with
 // softgpu's libcudart and run on the software GPU.
 #include "kernels.h"
@@ -192,7 +192,7 @@ __global__ void __launch_bounds__(gemm_tc::kTcThreads) matmul_tc_kernel(Dev p, T
   write_mask(p, e.mask, positive, row0, col0, threadIdx.x, gemm_tc::kTcThreads);
 }
 
-// Tensor cores, multistage: the 128x128 cp.async / ldmatrix main loop of
+// Tensor cores, multistage: the 128x128 / 128x64 cp.async / ldmatrix main loop of
 // gemm_tc::ms (as cuBLAS's gemm runs it) for f16 / bf16 A and B laid out
 // for 16-byte copies, then the epilogue, for every epilogue but the ReLU
 // masks (their bytes come from a 64x64 tile: matmul_tc_kernel). kPlain
@@ -202,19 +202,20 @@ __global__ void __launch_bounds__(gemm_tc::kTcThreads) matmul_tc_kernel(Dev p, T
 // that it holds no registers there: 120-126 per thread, two CTAs per SM as
 // cuBLAS's gemm (made before it, 154-216: one CTA).
 extern __shared__ __align__(16) unsigned char lt_ms_smem[];
-template <gemm_tc::Op O, bool kTa, bool kTb, bool kPlain, typename TI, typename TO, typename TS>
+template <gemm_tc::Op O, int kBN, bool kTa, bool kTb, bool kPlain, typename TI, typename TO, typename TS>
 __global__ void __launch_bounds__(gemm_tc::ms::kThreads)
     matmul_tc_ms_kernel(Dev p, TS alpha, const TS* alpha_dev, TS beta, const TS* beta_dev) {
   namespace ms = gemm_tc::ms;
+  using S = ms::Tile<kBN>;
   const int64_t z = p.z0 + blockIdx.z;
   const TI* a = static_cast<const TI*>(p.a) + p.sa * z;
   const TI* b = static_cast<const TI*>(p.b) + p.sb * z;
-  const int row0 = blockIdx.x * ms::kBM, col0 = blockIdx.y * ms::kBN;
+  const int row0 = blockIdx.x * S::kBM, col0 = blockIdx.y * S::kBN;
   const float al = widen(scalar(alpha, alpha_dev));
-  gemm_tc::Acc<false> acc[ms::kMi][ms::kNi];
+  gemm_tc::Acc<false> acc[S::kMi][S::kNi];
   if (al != 0.f) {  // alpha == 0: A and B are not read; uniform
-    ms::accumulate<O, ms::kPipeStages, kTa, kTb, TI, false>(lt_ms_smem, acc, p.m, p.n, p.k, a, p.lda, b, p.ldb, row0,
-                                                            col0);
+    ms::accumulate<O, ms::kPipeStages, kTa, kTb, TI, false, S>(lt_ms_smem, acc, p.m, p.n, p.k, a, p.lda, b, p.ldb,
+                                                               row0, col0);
   } else {
     for (auto& row : acc)
       for (auto& tile : row)
@@ -224,7 +225,7 @@ __global__ void __launch_bounds__(gemm_tc::ms::kThreads)
     const TO* c = static_cast<const TO*>(p.c) + p.sc * z;
     TO* d = static_cast<TO*>(p.d) + p.sd * z;
     const float be = widen(scalar(beta, beta_dev));
-    ms::for_each(acc, [&](int tr, int tc, float v) {
+    ms::for_each<S>(acc, [&](int tr, int tc, float v) {
       const int r = row0 + tr, cl = col0 + tc;
       if (r >= p.m || cl >= p.n) return;
       const float ab = al == 0.f ? 0.f : al * v;  // beta == 0: C is not read
@@ -232,7 +233,7 @@ __global__ void __launch_bounds__(gemm_tc::ms::kThreads)
     });
   } else {
     const Epilogue<TO, float> e(p, z, alpha, alpha_dev, beta, beta_dev);
-    ms::for_each(acc, [&](int tr, int tc, float v) {
+    ms::for_each<S>(acc, [&](int tr, int tc, float v) {
       const int r = row0 + tr, cl = col0 + tc;
       if (r < p.m && cl < p.n) e.apply(p, r, cl, v);
     });
@@ -285,11 +286,12 @@ cudaError_t bias_gradients(cudaStream_t s, const MatmulArgs& m) {
   }
 }
 
-// Launches `kernel` over the tiles of every batch entry (`tile` x `tile`
-// each, `smem` bytes of dynamic shared memory; grid z in chunks of the
-// 65535 limit), then the bias gradients.
+// Launches `kernel` over the tiles of every batch entry (`tile_m` x
+// `tile_n` each, `smem` bytes of dynamic shared memory; grid z in chunks
+// of the 65535 limit), then the bias gradients.
 template <typename TI, typename TO, typename TA, typename TS, class K>
-cudaError_t run_matmul(cudaStream_t s, const MatmulArgs& m, K kernel, dim3 block, int tile = kTile, int smem = 0) {
+cudaError_t run_matmul(cudaStream_t s, const MatmulArgs& m, K kernel, dim3 block, int tile_m = kTile,
+                       int tile_n = kTile, int smem = 0) {
   TS al{}, be{};
   if (m.alpha_host) std::memcpy(&al, m.alpha_host, sizeof(TS));
   if (m.beta_host) std::memcpy(&be, m.beta_host, sizeof(TS));
@@ -299,7 +301,7 @@ cudaError_t run_matmul(cudaStream_t s, const MatmulArgs& m, K kernel, dim3 block
   for (int b0 = 0; b0 < m.batch; b0 += kMaxZ) {
     const int nb = m.batch - b0 < kMaxZ ? m.batch - b0 : kMaxZ;
     p.z0 = b0;
-    dim3 grid((m.m + tile - 1) / tile, (m.n + tile - 1) / tile, nb);
+    dim3 grid((m.m + tile_m - 1) / tile_m, (m.n + tile_n - 1) / tile_n, nb);
     kernel<<<grid, block, smem, s>>>(p, al, static_cast<const TS*>(m.alpha_dev), be, static_cast<const TS*>(m.beta_dev));
     if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   }
@@ -311,18 +313,27 @@ cudaError_t matmul_as(cudaStream_t s, const MatmulArgs& m) {
   return run_matmul<TI, TO, TA, TS>(s, m, matmul_kernel<TI, TO, TA, TS, R>, dim3(kDim, kDim));
 }
 
+template <gemm_tc::Op O, int kBN, bool kPlain, typename TI, typename TO, typename TS>
+auto* ms_kernel(bool ta, bool tb) {
+  return ta ? (tb ? matmul_tc_ms_kernel<O, kBN, true, true, kPlain, TI, TO, TS>
+                  : matmul_tc_ms_kernel<O, kBN, true, false, kPlain, TI, TO, TS>)
+            : (tb ? matmul_tc_ms_kernel<O, kBN, false, true, kPlain, TI, TO, TS>
+                  : matmul_tc_ms_kernel<O, kBN, false, false, kPlain, TI, TO, TS>);
+}
+
+// The multistage kernel at the tile width gemm_tc::ms::pick_tile_n gives.
 template <gemm_tc::Op O, bool kPlain, typename TI, typename TO, typename TS>
 cudaError_t matmul_tc_ms_as(cudaStream_t s, const MatmulArgs& m) {
   namespace ms = gemm_tc::ms;
-  auto* kernel = m.ta ? (m.tb ? matmul_tc_ms_kernel<O, true, true, kPlain, TI, TO, TS>
-                              : matmul_tc_ms_kernel<O, true, false, kPlain, TI, TO, TS>)
-                      : (m.tb ? matmul_tc_ms_kernel<O, false, true, kPlain, TI, TO, TS>
-                              : matmul_tc_ms_kernel<O, false, false, kPlain, TI, TO, TS>);
-  constexpr int kBytes = ms::shared_bytes<ms::kPipeStages>();
-  if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
-      e != cudaSuccess)
+  constexpr int kBytes128 = ms::Tile<128>::shared_bytes<ms::kPipeStages>();
+  constexpr int kBytes64 = ms::Tile<64>::shared_bytes<ms::kPipeStages>();
+  auto* k128 = ms_kernel<O, 128, kPlain, TI, TO, TS>(m.ta, m.tb);
+  auto* k64 = ms_kernel<O, 64, kPlain, TI, TO, TS>(m.ta, m.tb);
+  int bn = 128;
+  if (cudaError_t e = ms::choose_tile_n(k128, k64, kBytes128, kBytes64, m.m, m.n, m.batch, bn); e != cudaSuccess)
     return e;
-  return run_matmul<TI, TO, float, TS>(s, m, kernel, dim3(ms::kThreads), ms::kBM, kBytes);
+  return bn == 64 ? run_matmul<TI, TO, float, TS>(s, m, k64, dim3(ms::kThreads), 128, 64, kBytes64)
+                  : run_matmul<TI, TO, float, TS>(s, m, k128, dim3(ms::kThreads), 128, 128, kBytes128);
 }
 
 // 16-bit inputs laid out for 16-byte copies (and no ReLU mask) run on the

@@ -312,10 +312,10 @@ static int part_specs(cublasHandle_t h, const Spec* specs, int count) {
   return 0;
 }
 
-// The multistage kernel (128x128 tiles, 4-stage cp.async, ldmatrix; the
-// library's choice wherever lda, ldb, the batch strides and the pointers
-// allow 16-byte copies, asked for explicitly by SOFTGPU_CUBLAS_TC_TILE=128
-// here): f16 / bf16 inputs with f32 or f16 / bf16 C,
+// The multistage kernel (128x128 or 128x64 tiles, 4-stage cp.async,
+// ldmatrix; the library's choice wherever lda, ldb, the batch strides and
+// the pointers allow 16-byte copies, each width forced in turn by
+// SOFTGPU_CUBLAS_TC_TILE=128x128 / 128x64 here): f16 / bf16 inputs with f32 or f16 / bf16 C,
 // Hgemm (f16 accumulator), strided batches; all 4 transpose pairs (and C
 // for T) over shapes that are and are not multiples of 128 in m and n and
 // of 32 and 8 in k (k tails inside a 16-byte chunk, k = 1, more k tiles than
@@ -339,29 +339,32 @@ static int part_multistage(cublasHandle_t h) {
                                    {1, 1, 1},      {200, 130, 1}, {129, 255, 160}, {64, 136, 328}};
   static const cublasOperation_t kPairs[][2] = {
       {CUBLAS_OP_N, CUBLAS_OP_N}, {CUBLAS_OP_N, CUBLAS_OP_T}, {CUBLAS_OP_T, CUBLAS_OP_N}, {CUBLAS_OP_T, CUBLAS_OP_T}};
-  setenv("SOFTGPU_CUBLAS_TC_TILE", "128", 1);
-  int v = 0;
-  for (const char* name : kNames) {
-    const Spec& sp = spec(name);
-    const bool batched = sp.api == kGemmBatchedEx || sp.api == kHgemmBatched;
-    // f16 / bf16 -> f32: every shape, with all 4 pairs where k is no
-    // multiple of 8 (a chunk crosses k: with A^T and B both k-contiguous
-    // only the partial copy keeps the padding beyond k out); the others 3
-    // shapes, the pairs rotating.
-    const bool main_type = sp.c == CUDA_R_32F && !batched;
-    const int count = main_type ? 8 : 3;
-    for (int i = 0; i < count; ++i) {
-      const auto& d = kShapes[main_type ? i : (v * 3) % 8];
-      if (batched && d[0] * d[1] * d[2] > 131 * 77 * 45) {
-        ++v, --i;
-        continue;
-      }
-      const int pairs = main_type && d[2] % 8 ? 4 : 1;
-      for (int p = 0; p < pairs; ++p, ++v) {
-        const auto& ops = kPairs[pairs == 4 ? p : v % 4];
-        const cublasOperation_t tb = ops[1] == CUBLAS_OP_T && v % 8 == 5 ? CUBLAS_OP_C : ops[1];
-        Shape s{ops[0], tb, d[0], d[1], d[2], batched ? 3 : 1, v % 2 == 1, v % 3 == 2, false, true};
-        if (run_case(h, sp, s)) return 1;
+  // Both tile widths (128 x 128 and 128 x 64, each forced), the same calls.
+  for (const char* tile : {"128x128", "128x64"}) {
+    setenv("SOFTGPU_CUBLAS_TC_TILE", tile, 1);
+    int v = 0;
+    for (const char* name : kNames) {
+      const Spec& sp = spec(name);
+      const bool batched = sp.api == kGemmBatchedEx || sp.api == kHgemmBatched;
+      // f16 / bf16 -> f32: every shape, with all 4 pairs where k is no
+      // multiple of 8 (a chunk crosses k: with A^T and B both k-contiguous
+      // only the partial copy keeps the padding beyond k out); the others 3
+      // shapes, the pairs rotating.
+      const bool main_type = sp.c == CUDA_R_32F && !batched;
+      const int count = main_type ? 8 : 3;
+      for (int i = 0; i < count; ++i) {
+        const auto& d = kShapes[main_type ? i : (v * 3) % 8];
+        if (batched && d[0] * d[1] * d[2] > 131 * 77 * 45) {
+          ++v, --i;
+          continue;
+        }
+        const int pairs = main_type && d[2] % 8 ? 4 : 1;
+        for (int p = 0; p < pairs; ++p, ++v) {
+          const auto& ops = kPairs[pairs == 4 ? p : v % 4];
+          const cublasOperation_t tb = ops[1] == CUBLAS_OP_T && v % 8 == 5 ? CUBLAS_OP_C : ops[1];
+          Shape s{ops[0], tb, d[0], d[1], d[2], batched ? 3 : 1, v % 2 == 1, v % 3 == 2, false, true};
+          if (run_case(h, sp, s)) return 1;
+        }
       }
     }
   }

@@ -14,6 +14,12 @@ if(TARGET cublaslt)
   foreach(part types epilogues multistage)
     cuda_test(cublaslt_${part} cublaslt_matmul ARGS ${part} STDOUT_REGEX "PASS cublaslt_matmul ${part}")
   endforeach()
+  # The multistage part again with each tile width forced (the default
+  # picks by the grid's shape: gemm_tc::ms::pick_tile_n).
+  foreach(tile 128x128 128x64)
+    cuda_test(cublaslt_multistage_${tile} cublaslt_matmul ARGS multistage STDOUT_REGEX "PASS cublaslt_matmul multistage")
+    set_tests_properties(cuda.cublaslt_multistage_${tile} PROPERTIES ENVIRONMENT SOFTGPU_CUBLAS_TC_TILE=${tile})
+  endforeach()
   # The multistage part: 80 calls, of which the 10 with a ReLU mask
   # (RELU_AUX, RELU_AUX_BIAS) run on the 64x64 kernel, the other 70 on the
   # multistage one; with SOFTGPU_CUBLAS_TC_TILE=64 all 80 on the 64x64 one.
