@@ -4,7 +4,12 @@
 # this machine's GPU (when nvidia-smi sees one) and under softgpu's timing
 # model for the same GPU, and prints a markdown table for docs/validation.md
 # (section "Native"): per kernel, measured, predicted and the error, and
-# the MAPE. Without a GPU it prints the predictions alone.
+# the MAPE. Without a GPU it prints the predictions alone. Then the same
+# for the held-out GEMM program (tests/cuda/timing/heldout_gemm.cu,
+# cublasLtMatmul f16 TN: NVIDIA's library natively, softgpu's under the
+# model) at the shapes in $GEMM_SHAPES (default "1024 1024 1024 2048 2048
+# 2048 4096 4096 4096"; empty: skipped): 10 warm-up and 100 timed calls
+# natively, one of each predicted (minutes per 4096^3).
 #
 # Usage: scripts/native-validate.sh [--gpu KEY] [--out DIR] [-- PROGRAM ARGS]
 #   --gpu KEY   softgpu config to predict with (default: from nvidia-smi's
@@ -61,6 +66,17 @@ fi
 echo "native-validate: predicting on softgpu's $gpu (this takes minutes at the default sizes)" >&2
 # The model is deterministic: one repetition is its every repetition.
 "$softgpu" run --timing --gpu "$gpu" -- "$prog" "${args[@]}" --reps 1 > "$out/predicted.txt"
+
+gemm_shapes=${GEMM_SHAPES-1024 1024 1024 2048 2048 2048 4096 4096 4096}
+if [ -n "$gemm_shapes" ]; then
+  gemm=$out/heldout_gemm
+  "$nvcc" -cudart shared -O2 -gencode "arch=compute_$cc,code=[sm_$cc,compute_$cc]" -o "$gemm" \
+    "$root/tests/cuda/timing/heldout_gemm.cu" -lcublasLt
+  # shellcheck disable=SC2086 # the shapes are words
+  if [ $native = 1 ]; then "$gemm" --warmup 10 --iters 100 $gemm_shapes >> "$out/measured.txt"; fi
+  # shellcheck disable=SC2086
+  "$softgpu" run --timing --gpu "$gpu" -- "$gemm" --warmup 1 --iters 1 $gemm_shapes >> "$out/predicted.txt"
+fi
 
 python3 - "$out" "$gpu" "$name" <<'EOF'
 import sys, datetime, os
