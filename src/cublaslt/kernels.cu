@@ -199,8 +199,8 @@ __global__ void __launch_bounds__(gemm_tc::kTcThreads) matmul_tc_kernel(Dev p, T
 // (CUBLASLT_EPILOGUE_DEFAULT): D = alpha acc + beta C alone, without the
 // other epilogues' tests per element, as cuBLASLt's kernels carry only
 // their own epilogue. The epilogue's state is made after the main loop, so
-// that it holds no registers there: 120-126 per thread, two CTAs per SM as
-// cuBLAS's gemm (made before it, 154-216: one CTA).
+// that it holds no registers there: 120-126 per thread at 128x128, two CTAs
+// per SM as cuBLAS's gemm (made before it, 154-216: one CTA).
 extern __shared__ __align__(16) unsigned char lt_ms_smem[];
 template <gemm_tc::Op O, int kBN, bool kTa, bool kTb, bool kPlain, typename TI, typename TO, typename TS>
 __global__ void __launch_bounds__(gemm_tc::ms::kThreads)

@@ -19,45 +19,30 @@
 // f16 inputs, and ends with "PASS heldout_gemm". Run natively it measures,
 // under `softgpu run --timing --gpu KEY` it predicts (timing_validate --only
 // heldout runs it so).
-#include <cublasLt.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
-#include "../check.cuh"
-
-#define CHECK_LT(call)                                                                                     \
-  do {                                                                                                     \
-    cublasStatus_t s_ = (call);                                                                            \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                                     \
-      std::fprintf(stderr, "FAIL %s:%d: %s returned %d\n", __FILE__, __LINE__, #call, (int)s_);            \
-      return 1;                                                                                            \
-    }                                                                                                      \
-  } while (0)
+#include "../cublaslt/common_lt.cuh"  // CHECK_LT, urand, upload, download
 
 namespace {
 
-uint64_t rng = 0x9e3779b97f4a7c15ull;
-float urand() {  // [-1, 1), xorshift64*
-  rng ^= rng >> 12, rng ^= rng << 25, rng ^= rng >> 27;
-  return float((rng * 0x2545f4914f6cdd1dull) >> 40) / float(1 << 23) - 1.0f;
-}
+// A random index in [0, n).
+int pick(int n) { return std::min(n - 1, int((urand() + 1) / 2 * n)); }
 
 int run_shape(cublasLtHandle_t lt, int m, int n, int k, int warmup, int iters) {
   const size_t na = size_t(m) * k, nb = size_t(k) * n, nd = size_t(m) * n;
   std::vector<__half> a(na), b(nb), d(nd);
-  for (auto& x : a) x = __float2half(urand());
-  for (auto& x : b) x = __float2half(urand());
+  for (auto& x : a) x = __float2half(float(urand()));
+  for (auto& x : b) x = __float2half(float(urand()));
   __half *da, *db, *dd;
-  CHECK(cudaMalloc(&da, na * sizeof(__half)));
-  CHECK(cudaMalloc(&db, nb * sizeof(__half)));
+  if (upload(a, &da) || upload(b, &db)) return 1;
   CHECK(cudaMalloc(&dd, nd * sizeof(__half)));
-  CHECK(cudaMemcpy(da, a.data(), na * sizeof(__half), cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(db, b.data(), nb * sizeof(__half), cudaMemcpyHostToDevice));
 
   const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
   cublasLtMatmulDesc_t op;
@@ -110,10 +95,9 @@ int run_shape(cublasLtHandle_t lt, int m, int n, int k, int warmup, int iters) {
   const double tflops = double(m) * n * (2.0 * k - 1) / us / 1e6;
   std::printf("kernel=gemm.f16.tn.%dx%dx%d us=%.3f value=%.2f unit=TFLOP/s\n", m, n, k, us, tflops);
 
-  CHECK(cudaMemcpy(d.data(), dd, nd * sizeof(__half), cudaMemcpyDeviceToHost));
-  for (int s = 0; s < 64; ++s) {  // D(i, j) = sum_p A(p, i) B(p, j)
-    const int i = s == 0 ? m - 1 : int((rng >> 7) % unsigned(m)), j = s == 0 ? n - 1 : int((rng >> 33) % unsigned(n));
-    urand();
+  if (download(d, dd)) return 1;
+  for (int s = 0; s < 64; ++s) {  // D(i, j) = sum_p A(p, i) B(p, j), the last corner first
+    const int i = s == 0 ? m - 1 : pick(m), j = s == 0 ? n - 1 : pick(n);
     double ref = 0, mag = 0;
     for (int p = 0; p < k; ++p) {
       const double t = double(__half2float(a[size_t(i) * k + p])) * double(__half2float(b[size_t(j) * k + p]));
