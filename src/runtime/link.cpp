@@ -21,6 +21,85 @@ bool is_builtin(std::string_view name) {
   return name == "vprintf" || name == "malloc" || name == "free" || name == "__assertfail";
 }
 
+// `.extern .shared` declares the kernel's dynamic shared memory: no module
+// defines it.
+bool is_extern_use(const ptx::Module& m, size_t g) {
+  return g < m.global_linkage.size() && m.global_linkage[g] == ptx::Linkage::Extern &&
+         m.globals[g].space != ptx::Space::Shared;
+}
+
+// NVIDIA's device runtime (libcudadevrt.a) holds machine code only. What
+// code linked against it calls from it, softgpu defines here in PTX:
+// cooperative groups' grid synchronization as Numba-CUDA compiles it
+// (cudaCGGetIntrinsicHandle(scope) -> handle; cudaCGSynchronize(handle,
+// flags) -> cudaError_t). The handle is the cooperative launch's grid
+// workspace (%envreg1:%envreg2, exec/launch.cpp), whose second word is the
+// barrier: one thread per CTA adds 1 to it, the CTA at (0,0,0) adds
+// 0x80000000 - (CTAs - 1), so the top bit flips when the last CTA arrives;
+// each waits for its flip.
+constexpr std::string_view kDeviceRuntimeName = "softgpu device runtime (in place of libcudadevrt.a)";
+constexpr std::string_view kDeviceRuntimePtx = R"(.version 7.0
+.target sm_70
+.address_size 64
+
+.visible .func (.param .b64 handle) cudaCGGetIntrinsicHandle(.param .b32 scope)
+{
+  .reg .b32 %hi, %lo;
+  .reg .b64 %h, %l;
+  mov.u32 %hi, %envreg1;
+  mov.u32 %lo, %envreg2;
+  cvt.u64.u32 %h, %hi;
+  shl.b64 %h, %h, 32;
+  cvt.u64.u32 %l, %lo;
+  or.b64 %h, %h, %l;
+  st.param.b64 [handle], %h;
+  ret;
+}
+
+.visible .func (.param .b32 status) cudaCGSynchronize(.param .b64 handle, .param .b32 flags)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<12>;
+  .reg .b64 %ws;
+  ld.param.u64 %ws, [handle];
+  bar.sync 0;
+  mov.u32 %r0, %tid.x;
+  mov.u32 %r1, %tid.y;
+  or.b32 %r0, %r0, %r1;
+  mov.u32 %r1, %tid.z;
+  or.b32 %r0, %r0, %r1;
+  setp.ne.u32 %p0, %r0, 0;
+  @%p0 bra DONE;
+  mov.u32 %r3, %nctaid.x;
+  mov.u32 %r4, %nctaid.y;
+  mul.lo.u32 %r3, %r3, %r4;
+  mov.u32 %r4, %nctaid.z;
+  mul.lo.u32 %r3, %r3, %r4;
+  mov.u32 %r5, %ctaid.x;
+  mov.u32 %r6, %ctaid.y;
+  or.b32 %r5, %r5, %r6;
+  mov.u32 %r6, %ctaid.z;
+  or.b32 %r5, %r5, %r6;
+  setp.eq.u32 %p1, %r5, 0;
+  sub.u32 %r7, 0x80000001, %r3;
+  selp.b32 %r8, %r7, 1, %p1;
+  membar.gl;
+  atom.global.add.u32 %r9, [%ws+4], %r8;
+SPIN:
+  ld.volatile.global.u32 %r10, [%ws+4];
+  xor.b32 %r11, %r10, %r9;
+  and.b32 %r11, %r11, 0x80000000;
+  setp.eq.u32 %p2, %r11, 0;
+  @%p2 bra SPIN;
+  membar.gl;
+DONE:
+  bar.sync 0;
+  mov.u32 %r0, 0;
+  st.param.b32 [status], %r0;
+  ret;
+}
+)";
+
 std::string_view as_text(std::span<const std::byte> b) {
   const char* p = reinterpret_cast<const char*>(b.data());
   return {p, strnlen(p, b.size())};
@@ -65,6 +144,12 @@ Result<std::vector<Member>> ar_members(std::span<const std::byte> ar) {
     out.push_back({std::move(name), data});
   }
   return out;
+}
+
+bool is_device_runtime(const std::vector<Member>& members) {
+  for (const auto& m : members)
+    if (m.name == "cuda_device_runtime.o") return true;
+  return false;
 }
 
 }  // namespace
@@ -161,6 +246,12 @@ Status PtxLinker::add_object(std::span<const std::byte> data, const std::string&
 Status PtxLinker::add_library(std::span<const std::byte> data, const std::string& name) {
   auto members = ar_members(data);
   if (!members) return fail(members.error().status, fmt::format("error   : '{}': {}", name, members.error().message));
+  if (is_device_runtime(members.value())) {
+    for (const auto& m : modules_)
+      if (m.name == kDeviceRuntimeName) return Status::Success;  // linked once
+    info_ += fmt::format("info    : '{}' is NVIDIA's device runtime (machine code); softgpu links its own\n", name);
+    return add_ptx(std::string(kDeviceRuntimePtx), std::string(kDeviceRuntimeName));
+  }
   const size_t before = modules_.size();
   for (const Member& m : members.value()) {
     if (m.data.size() < 4 || std::memcmp(m.data.data(), "\x7f" "ELF", 4) != 0) continue;
@@ -200,8 +291,7 @@ Status PtxLinker::complete() {
       if (!f.body && !is_builtin(f.name) && !functions.count(f.name))
         errors += fmt::format("error   : undefined reference to '{}' in '{}'\n", f.name, modules_[i].name);
     for (size_t g = 0; g < m.globals.size(); ++g) {
-      const bool is_extern = g < m.global_linkage.size() && m.global_linkage[g] == ptx::Linkage::Extern;
-      if (is_extern && !variables.count(m.globals[g].name))
+      if (is_extern_use(m, g) && !variables.count(m.globals[g].name))
         errors += fmt::format("error   : undefined reference to '{}' in '{}'\n", m.globals[g].name, modules_[i].name);
     }
   }

@@ -44,6 +44,7 @@ class PtxLinker {
   Status complete();
 
   std::string_view image() const { return image_; }
+  const std::vector<LinkedModule>& modules() const { return modules_; }
   const std::string& error_log() const { return error_; }
   const std::string& info_log() const { return info_; }
 

@@ -50,13 +50,26 @@ std::span<const std::byte> bytes(const std::string& s) {
   return {reinterpret_cast<const std::byte*>(s.data()), s.size() + 1};
 }
 
-// An ar archive of the given (name, data) members, as `ar` writes them.
+// An ar archive of the given (name, data) members, as `ar` writes them:
+// names over 15 characters in the "//" table, referred to as "/offset".
 std::string archive(const std::vector<std::pair<std::string, std::string>>& members) {
-  std::string a = "!<arch>\n";
-  for (const auto& [name, data] : members) {
-    a += fmt::format("{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n", name + "/", 0, 0, 0, 644, data.size());
+  std::string a = "!<arch>\n", long_names;
+  auto member = [&](const std::string& header_name, const std::string& data) {
+    a += fmt::format("{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n", header_name, 0, 0, 0, 644, data.size());
     a += data;
     if (data.size() & 1) a += '\n';
+  };
+  for (const auto& m : members)
+    if (m.first.size() > 15) long_names += m.first + "/\n";
+  if (!long_names.empty()) member("//", long_names);
+  size_t at = 0;
+  for (const auto& [name, data] : members) {
+    if (name.size() > 15) {
+      member(fmt::format("/{}", at), data);
+      at += name.size() + 2;
+    } else {
+      member(name + "/", data);
+    }
   }
   return a;
 }
@@ -119,6 +132,65 @@ TEST(PtxLinker, RefusedInputsSayWhyAndLeaveTheLinkerAsItWas) {
   ASSERT_EQ(l.add(int(LinkInput::Ptx), bytes(kCaller), "caller.ptx"), Status::Success);
   ASSERT_EQ(l.add(int(LinkInput::Ptx), bytes(kCallee), "callee.ptx"), Status::Success);
   EXPECT_EQ(l.complete(), Status::Success) << l.error_log();
+}
+
+TEST(PtxLinker, DynamicSharedMemoryIsNotAnUndefinedSymbol) {
+  // `.extern .shared` declares the dynamic shared memory; an extern .global
+  // still needs a definition.
+  const std::string dyn = R"(.version 8.0
+.target sm_80
+.address_size 64
+.extern .shared .align 4 .b8 dyn_smem[];
+.extern .global .align 4 .u32 elsewhere;
+.visible .entry k() {
+  .reg .b32 %r<2>;
+  ld.global.u32 %r1, [elsewhere];
+  st.shared.u32 [dyn_smem], %r1;
+  ret;
+}
+)";
+  PtxLinker l(90);
+  ASSERT_EQ(l.add(int(LinkInput::Ptx), bytes(dyn), "dyn.ptx"), Status::Success) << l.error_log();
+  EXPECT_EQ(l.complete(), kInvalidImage);
+  EXPECT_NE(l.error_log().find("undefined reference to 'elsewhere'"), std::string::npos) << l.error_log();
+  EXPECT_EQ(l.error_log().find("dyn_smem"), std::string::npos) << l.error_log();
+}
+
+TEST(PtxLinker, TheDeviceRuntimeArchiveLinksSoftgpusGridSync) {
+  // Code calling cudaCGGetIntrinsicHandle/cudaCGSynchronize (Numba's grid
+  // sync) links against libcudadevrt.a, whose machine code softgpu cannot
+  // run: the archive (recognized by its member) brings softgpu's PTX
+  // definitions instead, once however often it is added.
+  const std::string caller = R"(.version 8.0
+.target sm_80
+.address_size 64
+.extern .func (.param .b64 h) cudaCGGetIntrinsicHandle(.param .b32 scope);
+.extern .func (.param .b32 s) cudaCGSynchronize(.param .b64 h, .param .b32 flags);
+.visible .entry k() {
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<2>;
+  mov.u32 %r1, 1;
+  { .param .b32 a; .param .b64 r; st.param.b32 [a], %r1;
+    call.uni (r), cudaCGGetIntrinsicHandle, (a); ld.param.b64 %rd1, [r]; }
+  { .param .b64 a; .param .b32 f; .param .b32 r; st.param.b64 [a], %rd1; st.param.b32 [f], 0;
+    call.uni (r), cudaCGSynchronize, (a, f); ld.param.b32 %r2, [r]; }
+  ret;
+}
+)";
+  {
+    PtxLinker l(90);
+    ASSERT_EQ(l.add(int(LinkInput::Ptx), bytes(caller), "caller.ptx"), Status::Success);
+    EXPECT_EQ(l.complete(), kInvalidImage);
+    EXPECT_NE(l.error_log().find("undefined reference to 'cudaCGSynchronize'"), std::string::npos);
+  }
+  PtxLinker l(90);
+  const std::string devrt = archive({{"cuda_device_runtime.o", std::string("\x7f" "ELF", 4) + std::string(60, '\0')}});
+  ASSERT_EQ(l.add(int(LinkInput::Ptx), bytes(caller), "caller.ptx"), Status::Success);
+  ASSERT_EQ(l.add(int(LinkInput::Library), bytes(devrt), "libcudadevrt.a"), Status::Success) << l.error_log();
+  ASSERT_EQ(l.add(int(LinkInput::Library), bytes(devrt), "libcudadevrt.a"), Status::Success) << l.error_log();
+  ASSERT_EQ(l.complete(), Status::Success) << l.error_log();
+  EXPECT_EQ(l.modules().size(), 2u);
+  EXPECT_NE(l.info_log().find("NVIDIA's device runtime"), std::string::npos) << l.info_log();
 }
 
 TEST(PtxLinker, DamagedImagesAreRefusedNotOverread) {
