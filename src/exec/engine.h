@@ -65,6 +65,9 @@ const std::vector<KernelInfo>& kernels(const LoadedProgram& p);
 const KernelInfo* find_kernel(const LoadedProgram& p, const std::string& name);
 bool calls_printf(const LoadedProgram& p);  // some function calls vprintf
 std::optional<VariableInfo> find_variable(const LoadedProgram& p, const std::string& name);
+// Bytes of the program's .const variables: the user constant bank each of
+// its kernels reports (cudaFuncAttributes::constSizeBytes).
+uint64_t const_bytes(const LoadedProgram& p);
 // Releases the program's variables from memory (module unload).
 void unload_program(LoadedProgram& p, DeviceMemory& memory);
 

@@ -264,6 +264,13 @@ std::optional<VariableInfo> find_variable(const LoadedProgram& p, const std::str
   return std::nullopt;
 }
 
+uint64_t const_bytes(const LoadedProgram& p) {
+  uint64_t n = 0;
+  for (const auto& v : p.variables)
+    if (v.is_const) n += v.size.value;
+  return n;
+}
+
 void unload_program(LoadedProgram& p, DeviceMemory& memory) {
   for (auto a : p.owned) memory.release(a, {MemKind::Symbol});
   p.owned.clear();

@@ -138,9 +138,10 @@ Status Runtime::launch(const void* kernel, Dim3 grid, Dim3 block, void** args, s
     // every bad launch shape: measured on an H200 (tests/cuda/misuse.cu).
     return finish(Status::InvalidValue);
   // More threads than __launch_bounds__/.maxntid allows: the kernel was
-  // compiled for fewer, as on hardware.
+  // compiled for fewer. CUDA_ERROR_INVALID_VALUE, as numba-cuda's own
+  // TestLaunchBounds (run by its maintainers on GPUs) expects of the driver.
   if (info->max_threads_per_block && block.count() > info->max_threads_per_block)
-    return finish(Status::LaunchOutOfResources);
+    return finish(Status::InvalidValue);
   uint64_t max_dyn = k->max_dynamic_shared
       ? static_cast<uint64_t>(*k->max_dynamic_shared)
       : (g.shared_memory_per_block > info->static_shared_bytes ? g.shared_memory_per_block - info->static_shared_bytes
@@ -233,6 +234,7 @@ Status Runtime::func_attributes(FuncAttributes* out, const void* kernel) {
   *out = FuncAttributes{};
   out->shared_bytes = info->static_shared_bytes;
   out->local_bytes = info->local_bytes;
+  out->const_bytes = exec::const_bytes(*k->module->program);
   out->max_threads_per_block = static_cast<int>(
       info->max_threads_per_block ? std::min(info->max_threads_per_block, g.max_threads_per_block)
                                   : g.max_threads_per_block);

@@ -1,6 +1,7 @@
 // __constant__ and __device__ variables accessed through cudaMemcpyToSymbol,
 // cudaMemcpyFromSymbol (with offsets), cudaGetSymbolAddress and
-// cudaGetSymbolSize, including statically initialized ones.
+// cudaGetSymbolSize, including statically initialized ones; the kernel's
+// constSizeBytes.
 #include "check.cuh"
 
 __constant__ float c_coef[8];
@@ -78,6 +79,13 @@ int main() {
   float back[256];
   CHECK(cudaMemcpyFromSymbol(back, d_table, sizeof(back)));
   if (count_mismatches("d_table", back, table, 256)) return 1;
+
+  // The kernel's user constant bank holds at least the module's two
+  // __constant__ variables (ptxas may pad it).
+  cudaFuncAttributes attr;
+  CHECK(cudaFuncGetAttributes(&attr, use_symbols));
+  REQUIRE(attr.constSizeBytes >= sizeof(c_coef) + sizeof(c_bias), "constSizeBytes = %zu, expected at least %zu",
+          attr.constSizeBytes, sizeof(c_coef) + sizeof(c_bias));
 
   CHECK(cudaFree(dout));
   std::printf("PASS symbols\n");
