@@ -143,6 +143,10 @@ inline CUresult rt(cudaError_t e) { return to_cu(e); }
 inline void* ptr(CUdeviceptr p) { return reinterpret_cast<void*>(static_cast<uintptr_t>(p)); }
 inline CUdeviceptr dptr(const void* p) { return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(p)); }
 
+// The stream a _ptsz/_ptds entry point means: stream 0 is the calling
+// thread's default stream there.
+inline CUstream per_thread(CUstream s) { return s ? s : CU_STREAM_PER_THREAD; }
+
 // Only device 0 exists; INVALID_DEVICE otherwise.
 CUresult check_device(CUdevice dev);
 

@@ -8,6 +8,7 @@
 #include "cudadrv/driver.h"
 
 using softgpu::cudadrv::guarded;
+using softgpu::cudadrv::per_thread;
 using softgpu::cudadrv::rt;
 
 namespace {
@@ -91,7 +92,6 @@ CUresult launch_ex(const CUlaunchConfig* config, CUfunction f, void** kernelPara
 }
 
 // The per-thread variants: stream 0 is the calling thread's default stream.
-CUstream per_thread(CUstream s) { return s ? s : CU_STREAM_PER_THREAD; }
 }  // namespace
 
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,

@@ -7,6 +7,7 @@
 using softgpu::cudadrv::Driver;
 using softgpu::cudadrv::dptr;
 using softgpu::cudadrv::guarded;
+using softgpu::cudadrv::per_thread;
 using softgpu::cudadrv::ptr;
 using softgpu::cudadrv::rt;
 
@@ -32,7 +33,6 @@ CUresult set(CUdeviceptr dst, unsigned value, size_t elem, size_t n, CUstream s,
     return rt(softgpu_cudart_memset_elements(ptr(dst), value, elem, n, s));
   }, loc);
 }
-CUstream per_thread(CUstream s) { return s ? s : CU_STREAM_PER_THREAD; }
 }  // namespace
 
 CUresult CUDAAPI cuMemAlloc(CUdeviceptr* dp, size_t bytesize) {

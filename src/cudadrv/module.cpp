@@ -147,32 +147,37 @@ CUresult CUDAAPI cuFuncGetName(const char** name, CUfunction hfunc) {
   });
 }
 
+namespace {
+// cuFuncGetAttribute's answer for a kernel handle.
+CUresult func_attribute(int* pi, CUfunction_attribute attrib, const void* hfunc) {
+  if (!pi) return CUDA_ERROR_INVALID_VALUE;
+  cudaFuncAttributes a;
+  if (CUresult r = rt(cudaFuncGetAttributes(&a, hfunc)); r != CUDA_SUCCESS) return r;
+  switch (attrib) {
+    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = a.maxThreadsPerBlock; break;
+    case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = static_cast<int>(a.sharedSizeBytes); break;
+    case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = static_cast<int>(a.constSizeBytes); break;
+    case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = static_cast<int>(a.localSizeBytes); break;
+    case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = a.numRegs; break;
+    case CU_FUNC_ATTRIBUTE_PTX_VERSION: *pi = a.ptxVersion; break;
+    case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = a.binaryVersion; break;
+    case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = a.cacheModeCA; break;
+    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = a.maxDynamicSharedSizeBytes; break;
+    case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = a.preferredShmemCarveout; break;
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET: *pi = a.clusterDimMustBeSet; break;
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH: *pi = a.requiredClusterWidth; break;
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT: *pi = a.requiredClusterHeight; break;
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: *pi = a.requiredClusterDepth; break;
+    case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: *pi = a.nonPortableClusterSizeAllowed; break;
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: *pi = a.clusterSchedulingPolicyPreference; break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+}  // namespace
+
 CUresult CUDAAPI cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfunc) {
-  return guarded([&] {
-    if (!pi) return CUDA_ERROR_INVALID_VALUE;
-    cudaFuncAttributes a;
-    if (CUresult r = rt(cudaFuncGetAttributes(&a, fn(hfunc))); r != CUDA_SUCCESS) return r;
-    switch (attrib) {
-      case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = a.maxThreadsPerBlock; break;
-      case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = static_cast<int>(a.sharedSizeBytes); break;
-      case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = static_cast<int>(a.constSizeBytes); break;
-      case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = static_cast<int>(a.localSizeBytes); break;
-      case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = a.numRegs; break;
-      case CU_FUNC_ATTRIBUTE_PTX_VERSION: *pi = a.ptxVersion; break;
-      case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = a.binaryVersion; break;
-      case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = a.cacheModeCA; break;
-      case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = a.maxDynamicSharedSizeBytes; break;
-      case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = a.preferredShmemCarveout; break;
-      case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET: *pi = a.clusterDimMustBeSet; break;
-      case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH: *pi = a.requiredClusterWidth; break;
-      case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT: *pi = a.requiredClusterHeight; break;
-      case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: *pi = a.requiredClusterDepth; break;
-      case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: *pi = a.nonPortableClusterSizeAllowed; break;
-      case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: *pi = a.clusterSchedulingPolicyPreference; break;
-      default: return CUDA_ERROR_INVALID_VALUE;
-    }
-    return CUDA_SUCCESS;
-  });
+  return guarded([&] { return func_attribute(pi, attrib, fn(hfunc)); });
 }
 
 // CUfunction_attribute and cudaFuncAttribute share the settable numbers (8-15).
@@ -238,4 +243,40 @@ CUresult CUDAAPI cuOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSi
                                                   size_t dynamicSMemSize, int blockSizeLimit) {
   return cuOccupancyMaxPotentialBlockSizeWithFlags(minGridSize, blockSize, func, blockSizeToDynamicSMemSize,
                                                    dynamicSMemSize, blockSizeLimit, 0);
+}
+
+// ------------------------------------------------------------ CUkernel
+// A CUkernel is the same handle as its CUfunction (cudart's cudaKernel_t),
+// and there is one device: `dev` must name it.
+
+CUresult CUDAAPI cuKernelGetAttribute(int* pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev) {
+  return guarded([&] {
+    if (CUresult r = softgpu::cudadrv::check_device(dev); r != CUDA_SUCCESS) return r;
+    return func_attribute(pi, attrib, kernel);
+  });
+}
+
+CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev) {
+  return guarded([&] {
+    if (CUresult r = softgpu::cudadrv::check_device(dev); r != CUDA_SUCCESS) return r;
+    return rt(cudaFuncSetAttribute(kernel, static_cast<cudaFuncAttribute>(attrib), val));
+  });
+}
+
+CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev) {
+  return guarded([&] {
+    if (CUresult r = softgpu::cudadrv::check_device(dev); r != CUDA_SUCCESS) return r;
+    return rt(cudaFuncSetCacheConfig(kernel, static_cast<cudaFuncCache>(config)));
+  });
+}
+
+CUresult CUDAAPI cuKernelGetName(const char** name, CUkernel hfunc) {
+  return guarded([&] {
+    if (!name || !hfunc) return CUDA_ERROR_INVALID_VALUE;
+    return rt(cudaFuncGetName(name, hfunc));
+  });
+}
+
+CUresult CUDAAPI cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
+  return guarded([&] { return rt(cudaFuncGetParamInfo(kernel, paramIndex, paramOffset, paramSize)); });
 }

@@ -3,11 +3,8 @@
 #include "cudadrv/driver.h"
 
 using softgpu::cudadrv::guarded;
+using softgpu::cudadrv::per_thread;
 using softgpu::cudadrv::rt;
-
-namespace {
-CUstream per_thread(CUstream s) { return s ? s : CU_STREAM_PER_THREAD; }
-}  // namespace
 
 CUresult CUDAAPI cuStreamCreate(CUstream* phStream, unsigned int Flags) {
   return guarded([&] {
@@ -32,6 +29,16 @@ CUresult CUDAAPI cuStreamSynchronize(CUstream hStream) {
 }
 
 CUresult CUDAAPI cuStreamQuery(CUstream hStream) { return guarded([&] { return rt(cudaStreamQuery(hStream)); }); }
+
+// Capture itself is the runtime's (cudaStreamBeginCapture); the driver
+// answers whether a stream is being captured. The two enums have the same
+// numbers.
+CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus* captureStatus) {
+  static_assert(int(CU_STREAM_CAPTURE_STATUS_INVALIDATED) == int(cudaStreamCaptureStatusInvalidated));
+  return guarded([&] {
+    return rt(cudaStreamIsCapturing(hStream, reinterpret_cast<cudaStreamCaptureStatus*>(captureStatus)));
+  });
+}
 
 CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags) {
   return guarded([&] {
@@ -81,6 +88,7 @@ CUresult CUDAAPI cuStreamSynchronize_ptsz(CUstream s);
 CUresult CUDAAPI cuStreamQuery_ptsz(CUstream s);
 CUresult CUDAAPI cuStreamWaitEvent_ptsz(CUstream s, CUevent e, unsigned int flags);
 CUresult CUDAAPI cuEventRecord_ptsz(CUevent e, CUstream s);
+CUresult CUDAAPI cuStreamIsCapturing_ptsz(CUstream s, CUstreamCaptureStatus* status);
 }
 CUresult CUDAAPI cuStreamSynchronize_ptsz(CUstream s) { return cuStreamSynchronize(per_thread(s)); }
 CUresult CUDAAPI cuStreamQuery_ptsz(CUstream s) { return cuStreamQuery(per_thread(s)); }
@@ -88,3 +96,6 @@ CUresult CUDAAPI cuStreamWaitEvent_ptsz(CUstream s, CUevent e, unsigned int flag
   return cuStreamWaitEvent(per_thread(s), e, flags);
 }
 CUresult CUDAAPI cuEventRecord_ptsz(CUevent e, CUstream s) { return cuEventRecord(e, per_thread(s)); }
+CUresult CUDAAPI cuStreamIsCapturing_ptsz(CUstream s, CUstreamCaptureStatus* status) {
+  return cuStreamIsCapturing(per_thread(s), status);
+}

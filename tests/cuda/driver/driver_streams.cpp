@@ -1,6 +1,7 @@
 // Streams and events through the driver API: async copies and memsets on
 // created streams, cross-stream waits, event records, queries, elapsed
-// times, timing-disabled events; results checked against CPU loops.
+// times, timing-disabled events; stream-ordered allocation from the default
+// and a created memory pool; results checked against CPU loops.
 // Usage: driver_streams
 #include <cmath>
 #include <vector>
@@ -69,6 +70,49 @@ int main() {
   CU_CHECK(cuStreamSynchronize(CU_STREAM_PER_THREAD));
   CU_CHECK(cuMemcpyDtoH(out.data(), dy, n * 4));
   for (int i = 0; i < n; ++i) EXPECT_TRUE(out[i] == 0.0f);
+
+  // Stream-ordered allocation: from the device's default pool and from a
+  // created one, memset and copied on a stream, freed on it; pool
+  // attributes; whether a stream is capturing.
+  CUmemoryPool def_pool = nullptr, cur_pool = nullptr;
+  CU_CHECK(cuDeviceGetDefaultMemPool(&def_pool, 0));
+  CU_CHECK(cuDeviceGetMemPool(&cur_pool, 0));
+  EXPECT_TRUE(def_pool && def_pool == cur_pool);
+  CU_EXPECT(cuDeviceGetMemPool(&cur_pool, 7), CUDA_ERROR_INVALID_DEVICE);
+  cuuint64_t threshold = 1 << 20, read_back = 0;
+  CU_CHECK(cuMemPoolSetAttribute(def_pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold));
+  CU_CHECK(cuMemPoolGetAttribute(def_pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &read_back));
+  EXPECT_TRUE(read_back == threshold);
+  CUdeviceptr da = 0;
+  CU_CHECK(cuMemAllocAsync(&da, n * 4, s1));
+  CU_CHECK(cuMemsetD32Async(da, 0x3f800000u, n, s1));  // 1.0f
+  CU_CHECK(cuMemcpyDtoHAsync(out.data(), da, n * 4, s1));
+  CU_CHECK(cuMemFreeAsync(da, s1));
+  CU_CHECK(cuStreamSynchronize(s1));
+  for (int i = 0; i < n; ++i) EXPECT_TRUE(out[i] == 1.0f);
+  CUmemPoolProps props = {};
+  props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  props.location.id = 0;
+  CUmemoryPool pool = nullptr;
+  CU_CHECK(cuMemPoolCreate(&pool, &props));
+  CU_CHECK(cuMemAllocFromPoolAsync(&da, n * 4, pool, s2));
+  cuuint64_t used = 0;
+  CU_CHECK(cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, &used));
+  EXPECT_TRUE(used >= cuuint64_t(n) * 4);
+  CU_CHECK(cuMemcpyHtoDAsync(da, x.data(), n * 4, s2));
+  CU_CHECK(cuMemcpyDtoHAsync(out.data(), da, n * 4, s2));
+  CU_CHECK(cuMemFreeAsync(da, s2));
+  CU_CHECK(cuStreamSynchronize(s2));
+  for (int i = 0; i < n; ++i) EXPECT_TRUE(out[i] == x[i]);
+  CU_CHECK(cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, &used));
+  EXPECT_TRUE(used == 0);
+  CU_CHECK(cuMemPoolTrimTo(pool, 0));
+  CU_EXPECT(cuMemAllocFromPoolAsync(&da, 16, nullptr, s2), CUDA_ERROR_INVALID_VALUE);
+  CU_CHECK(cuMemPoolDestroy(pool));
+  CUstreamCaptureStatus capturing = CU_STREAM_CAPTURE_STATUS_ACTIVE;
+  CU_CHECK(cuStreamIsCapturing(s1, &capturing));
+  EXPECT_TRUE(capturing == CU_STREAM_CAPTURE_STATUS_NONE);
 
   for (CUevent e : {start, stop, mid, untimed}) CU_CHECK(cuEventDestroy(e));
   CU_CHECK(cuStreamDestroy(s1));
