@@ -26,6 +26,9 @@ fi
 if [ -e "$build/src/cudart/libcuda.so.1" ]; then  # built only with cuda.h
   check "lib/softgpu/libcuda.so.1 installed beside it" test -f "$prefix/lib/softgpu/libcuda.so.1"
 fi
+if [ -e "$build/src/cudart/libnvJitLink.so.13" ]; then  # built only with nvJitLink.h
+  check "lib/softgpu/libnvJitLink.so.13 installed beside it" test -f "$prefix/lib/softgpu/libnvJitLink.so.13"
+fi
 n_src=$(ls "$src"/configs/gpus/*.toml | wc -l)
 n_inst=$(ls "$prefix"/share/softgpu/gpus/*.toml | wc -l)
 check "all $n_src GPU configs installed" test "$n_src" = "$n_inst"

@@ -24,12 +24,8 @@ int main(int argc, char** argv) {
   if (argc < 2) return 2;
   std::ifstream f(argv[1]);
   std::string ptx((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  CU_CHECK(cuInit(0));
   CUdevice dev;
-  CU_CHECK(cuDeviceGet(&dev, 0));
-  CUcontext ctx;
-  CU_CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CU_CHECK(cuCtxSetCurrent(ctx));
+  if (use_primary_context(&dev)) return 1;
   CUmodule mod;
   CU_CHECK(cuModuleLoadData(&mod, ptx.c_str()));
 

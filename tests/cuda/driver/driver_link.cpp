@@ -16,16 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "drv_check.h"
+#include "link_check.h"
 
 namespace {
 
 std::string dir;
-
-std::string slurp(const std::string& name) {
-  std::ifstream f(dir + "/" + name, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
 
 bool contains_nocase(const char* hay, const char* needle) {
   std::string h(hay), n(needle);
@@ -34,32 +29,11 @@ bool contains_nocase(const char* hay, const char* needle) {
   return h.find(n) != std::string::npos;
 }
 
-// Runs apply() of the module: y = (3x - 2)x + 1 + 7.
+// Runs apply() of the module.
 int check_module(CUmodule mod, const char* how) {
   CUfunction f;
   CU_CHECK(cuModuleGetFunction(&f, mod, "apply"));
-  const int n = 1000;
-  std::vector<float> x(n), y(n, -1.0f);
-  for (int i = 0; i < n; ++i) x[i] = float(i % 37) * 0.25f - 3.0f;
-  CUdeviceptr dx, dy;
-  CU_CHECK(cuMemAlloc(&dx, n * 4));
-  CU_CHECK(cuMemAlloc(&dy, n * 4));
-  CU_CHECK(cuMemcpyHtoD(dx, x.data(), n * 4));
-  int nn = n;
-  void* args[] = {&dy, &dx, &nn};
-  CU_CHECK(cuLaunchKernel(f, (n + 127) / 128, 1, 1, 128, 1, 1, 0, nullptr, args, nullptr));
-  CU_CHECK(cuMemcpyDtoH(y.data(), dy, n * 4));
-  CU_CHECK(cuMemFree(dx));
-  CU_CHECK(cuMemFree(dy));
-  for (int i = 0; i < n; ++i) {
-    const float want = (3.0f * x[i] - 2.0f) * x[i] + 1.0f + 7.0f;
-    if (y[i] != want) {
-      std::fprintf(stderr, "FAIL %s: y[%d] = %g, expected %g\n", how, i, y[i], want);
-      return 1;
-    }
-  }
-  std::printf("ok %s\n", how);
-  return 0;
+  return check_linked_kernel(f, how);
 }
 
 // Links link_a.ptx (from memory) with link_b in the form `type` from `file`,
@@ -74,7 +48,7 @@ int link_and_run(CUjitInputType type, const char* file, bool via_file, const cha
                   reinterpret_cast<void*>(uintptr_t(sizeof info_log)), nullptr};
   CUlinkState link;
   CU_CHECK(cuLinkCreate(5, opts, vals, &link));
-  std::string a = slurp("link_a.ptx");
+  std::string a = slurp(dir, "link_a.ptx");
   CU_CHECK(cuLinkAddData(link, CU_JIT_INPUT_PTX, a.data(), a.size() + 1, "link_a.ptx", 0, nullptr, nullptr));
   const std::string path = dir + "/" + file;
   CU_CHECK(cuLinkAddFile(link, type, path.c_str(), 0, nullptr, nullptr));
@@ -104,7 +78,7 @@ int failures() {
   char error_log[4096];
   CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void* vals[] = {error_log, reinterpret_cast<void*>(uintptr_t(sizeof error_log))};
-  std::string a = slurp("link_a.ptx"), b = slurp("link_b.ptx");
+  std::string a = slurp(dir, "link_a.ptx"), b = slurp(dir, "link_b.ptx");
   void* image = nullptr;
 
   // link_a alone: poly() and offset are undefined.
@@ -162,12 +136,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   dir = argv[1];
-  CU_CHECK(cuInit(0));
   CUdevice dev;
-  CU_CHECK(cuDeviceGet(&dev, 0));
-  CUcontext ctx;
-  CU_CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CU_CHECK(cuCtxSetCurrent(ctx));
+  if (use_primary_context(&dev)) return 1;
   if (link_and_run(CU_JIT_INPUT_PTX, "link_b.ptx", false, "ptx + ptx")) return 1;
   if (link_and_run(CU_JIT_INPUT_FATBINARY, "link_b.fatbin", false, "ptx + fatbinary")) return 1;
   if (link_and_run(CU_JIT_INPUT_OBJECT, "link_b.o", false, "ptx + object")) return 1;

@@ -41,6 +41,17 @@ inline const char* cu_name(CUresult r) {
     }                                                                                           \
   } while (0)
 
+// cuInit, device 0 and its primary context made current (the usual start
+// of a driver-API program).
+inline int use_primary_context(CUdevice* dev) {
+  CU_CHECK(cuInit(0));
+  CU_CHECK(cuDeviceGet(dev, 0));
+  CUcontext ctx;
+  CU_CHECK(cuDevicePrimaryCtxRetain(&ctx, *dev));
+  CU_CHECK(cuCtxSetCurrent(ctx));
+  return 0;
+}
+
 // saxpy (y = a*x + y; thread 0 also counts launches in the global
 // `launches`) and, for sm_90, a kernel that records each block's cluster
 // rank and cluster size (1000 * size + rank).

@@ -32,7 +32,7 @@ if(TARGET cuda_driver)
     add_custom_command(
       OUTPUT ${_bin}/${p}
       COMMAND ${SOFTGPU_NVCC} -cudart none -O2 -std=c++17 ${_drv_host} -o ${_bin}/${p} ${_drv}/${p}.cpp -lcuda
-      DEPENDS ${_drv}/${p}.cpp ${_drv}/drv_check.h
+      DEPENDS ${_drv}/${p}.cpp ${_drv}/drv_check.h ${_drv}/link_check.h
       COMMENT "nvcc ${p}"
       VERBATIM)
     list(APPEND _programs ${_bin}/${p})
@@ -89,6 +89,26 @@ if(TARGET cuda_driver)
       VERBATIM)
     list(APPEND _programs ${_bin}/driver_nvrtc)
     cuda_test(driver_nvrtc driver_nvrtc STDOUT_REGEX "PASS driver_nvrtc")
+  endif()
+  # nvJitLink: built against the toolkit's libnvJitLink and libnvrtc (NVRTC
+  # makes its LTO-IR); `softgpu run`'s LD_LIBRARY_PATH, searched before the
+  # RUNPATH, gives it softgpu's libnvJitLink (src/nvjitlink).
+  if(TARGET nvjitlink AND EXISTS ${_cuda_lib}/libnvrtc.so)
+    add_custom_command(
+      OUTPUT ${_bin}/driver_nvjitlink
+      COMMAND ${SOFTGPU_NVCC} -cudart none -O2 -std=c++17 ${_drv_host} -o ${_bin}/driver_nvjitlink
+              ${_drv}/driver_nvjitlink.cpp -lcuda -L${_cuda_lib} -lnvJitLink -lnvrtc
+              -Xlinker -rpath -Xlinker ${_cuda_lib}
+      DEPENDS ${_drv}/driver_nvjitlink.cpp ${_drv}/drv_check.h ${_drv}/link_check.h
+      COMMENT "nvcc driver_nvjitlink"
+      VERBATIM)
+    list(APPEND _programs ${_bin}/driver_nvjitlink)
+    cuda_test(driver_nvjitlink driver_nvjitlink ARGS ${_lk} STDOUT_REGEX "PASS driver_nvjitlink")
+  endif()
+  if(TARGET nvjitlink AND EXISTS ${_cuda_lib}/libnvJitLink.so.13)
+    add_test(NAME cuda.nvjitlink_abi_exports
+      COMMAND bash ${_drv}/check_nvjitlink_abi.sh $<TARGET_FILE:nvjitlink> ${_cuda_lib}/libnvJitLink.so.13)
+    set_tests_properties(cuda.nvjitlink_abi_exports PROPERTIES LABELS cuda TIMEOUT 120)
   endif()
   cuda_test(driver_arrays driver_arrays ARGS ${_bin}/driver_kernels.ptx STDOUT_REGEX "PASS driver_arrays")
   if(EXISTS ${SOFTGPU_CUDA_INCLUDE_DIR}/../lib64/stubs/libcuda.so)
