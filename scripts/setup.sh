@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 
 pkgs=(cmake ninja-build g++ pkg-config libfmt-dev libcli11-dev nlohmann-json3-dev
       libtomlplusplus-dev libtinyxml2-dev libzstd-dev liblz4-dev libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev
-      llvm-16-dev)  # llvm-16-dev: the JIT (src/jit)
+      llvm-16-dev python3-venv)  # llvm-16-dev: the JIT (src/jit); python3-venv: the Python tests
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -35,6 +35,24 @@ if [ ! -f "$cutlass_inc/cute/tensor.hpp" ] && command -v python3 >/dev/null; the
 fi
 cutlass_args=()
 [ -f "$cutlass_inc/cute/tensor.hpp" ] && cutlass_args=(-DSOFTGPU_CUTLASS_INCLUDE="$PWD/$cutlass_inc")
+
+# Numba-CUDA and its CUDA Python packages (PyPI), in a virtual environment
+# at build/_deps/pyenv, for the Python tests (tests/cuda/python). Remade when
+# the pinned list changes. Optional: without PyPI those tests are skipped.
+pyenv=build/_deps/pyenv
+pyreq=tests/cuda/python/requirements.txt
+if command -v python3 >/dev/null && ! cmp -s "$pyreq" "$pyenv/requirements.txt"; then
+  rm -rf "$pyenv"
+  mkdir -p build/_deps
+  if python3 -m venv "$pyenv" >/dev/null 2>&1 &&
+     "$pyenv/bin/python" -m pip install -q --disable-pip-version-check --timeout 20 --retries 1 -r "$pyreq" \
+       >/dev/null 2>&1; then
+    cp "$pyreq" "$pyenv/requirements.txt"
+  else
+    echo "setup: could not install $pyreq from PyPI; the Python tests will be skipped"
+    rm -rf "$pyenv"
+  fi
+fi
 
 jobs=$(nproc)
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cutlass_args[@]}" ${SOFTGPU_CMAKE_ARGS:-} >/dev/null
