@@ -169,6 +169,11 @@ def gen_cuda(paths):
         target, ptds = aliases.get(name, (name, None))
         table[name] = (target, ptds)
     for base, (target, ptds) in aliases.items():
+        # A function the header declares only under another name
+        # (cuGraphInstantiate -> cuGraphInstantiateWithFlags, not a _vN or
+        # per-thread form of it) is asked for by its own name too.
+        if not re.fullmatch(re.escape(base) + r"(_v\d+)?(_pt[sd][sz])?", target):
+            table.setdefault(target, (target, ptds))
         if base in declared:
             continue
         table.setdefault(base, (target, ptds))
@@ -206,6 +211,14 @@ def gen_cuda(paths):
         if target not in symbols:
             continue
         chain = versions.get(base)
+        if chain and chain[-1][1] != target and target != base:
+            # The header redirects the name to another function
+            # (cuGraphInstantiate -> cuGraphInstantiateWithFlags, CUDA 12.0):
+            # older versions keep their own ABIs, later ones get the target.
+            for version, sym in chain:
+                lines.append(entry(base, version, sym))
+            lines.append(entry(base, max(chain[-1][0] + 1, 12000), target))
+            continue
         if not chain or chain[-1][1] != target:
             lines.append(entry(base, 0, target))  # no version history known: the header's symbol always
             continue

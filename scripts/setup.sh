@@ -5,7 +5,8 @@ cd "$(dirname "$0")/.."
 
 pkgs=(cmake ninja-build g++ pkg-config libfmt-dev libcli11-dev nlohmann-json3-dev
       libtomlplusplus-dev libtinyxml2-dev libzstd-dev liblz4-dev libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev
-      llvm-16-dev python3-venv)  # llvm-16-dev: the JIT (src/jit); python3-venv: the Python tests
+      llvm-16-dev python3-venv nettle-dev)  # llvm-16-dev: the JIT (src/jit); python3-venv: the Python tests;
+      # nettle-dev: HMAC-MD2 for the static CUDA runtime's driver check (src/cudadrv/export_tables.cpp)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

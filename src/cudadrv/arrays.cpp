@@ -90,8 +90,9 @@ CUresult element_bytes(cudaArray_t a, size_t* out) {
   return *out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
-CUresult copy_3d(const Side& src, const Side& dst, size_t width_bytes, size_t height, size_t depth, size_t src_rows,
-                 size_t dst_rows, CUstream stream, bool async) {
+// The runtime's description of a 2-D or 3-D copy between two sides.
+CUresult params_3d(const Side& src, const Side& dst, size_t width_bytes, size_t height, size_t depth,
+                   size_t src_rows, size_t dst_rows, cudaMemcpy3DParms* out) {
   size_t esize = 1;
   if (src.array) {
     if (CUresult r = element_bytes(src.array, &esize); r != CUDA_SUCCESS) return r;
@@ -103,12 +104,23 @@ CUresult copy_3d(const Side& src, const Side& dst, size_t width_bytes, size_t he
   p.srcArray = src.array;
   p.dstArray = dst.array;
   // Linear sides start at their first byte already; array positions are in elements.
+  // One row: the pitch is not read (a 1-D copy may leave it 0).
+  auto pitch = [&](size_t given) { return height <= 1 && depth <= 1 && given == 0 ? width_bytes : given; };
   if (src.array) p.srcPos = cudaPos{src.x / esize, src.y, src.z};
-  else p.srcPtr = cudaPitchedPtr{src.linear, src.pitch, src.pitch, src_rows};
+  else p.srcPtr = cudaPitchedPtr{src.linear, pitch(src.pitch), pitch(src.pitch), src_rows};
   if (dst.array) p.dstPos = cudaPos{dst.x / esize, dst.y, dst.z};
-  else p.dstPtr = cudaPitchedPtr{dst.linear, dst.pitch, dst.pitch, dst_rows};
+  else p.dstPtr = cudaPitchedPtr{dst.linear, pitch(dst.pitch), pitch(dst.pitch), dst_rows};
   p.extent = cudaExtent{src.array || dst.array ? width_bytes / esize : width_bytes, height, depth};
   p.kind = cudaMemcpyDefault;
+  *out = p;
+  return CUDA_SUCCESS;
+}
+
+CUresult copy_3d(const Side& src, const Side& dst, size_t width_bytes, size_t height, size_t depth, size_t src_rows,
+                 size_t dst_rows, CUstream stream, bool async) {
+  cudaMemcpy3DParms p{};
+  if (CUresult r = params_3d(src, dst, width_bytes, height, depth, src_rows, dst_rows, &p); r != CUDA_SUCCESS)
+    return r;
   return rt(async ? cudaMemcpy3DAsync(&p, reinterpret_cast<cudaStream_t>(stream)) : cudaMemcpy3D(&p));
 }
 
@@ -133,19 +145,23 @@ CUresult copy_2d(const CUDA_MEMCPY2D* c, CUstream stream, bool async) {
   return copy_3d(src, dst, c->WidthInBytes, c->Height, 1, c->Height, c->Height, stream, async);
 }
 
-CUresult copy_3d_desc(const CUDA_MEMCPY3D* c, CUstream stream, bool async) {
+// The two sides and row counts of a CUDA_MEMCPY3D.
+CUresult sides_3d(const CUDA_MEMCPY3D* c, Side* src, Side* dst, size_t* src_rows, size_t* dst_rows) {
   if (!c || c->reserved0 || c->reserved1) return CUDA_ERROR_INVALID_VALUE;
   if (c->srcLOD || c->dstLOD) return CUDA_ERROR_NOT_SUPPORTED;  // mipmapped arrays
-  const size_t src_rows = c->srcHeight ? c->srcHeight : c->Height, dst_rows = c->dstHeight ? c->dstHeight : c->Height;
-  Side src, dst;
+  *src_rows = c->srcHeight ? c->srcHeight : c->Height, *dst_rows = c->dstHeight ? c->dstHeight : c->Height;
   if (CUresult r = side_of(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcPitch, c->srcXInBytes,
-                           c->srcY, c->srcZ, src_rows, &src);
+                           c->srcY, c->srcZ, *src_rows, src);
       r != CUDA_SUCCESS)
     return r;
-  if (CUresult r = side_of(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstPitch, c->dstXInBytes,
-                           c->dstY, c->dstZ, dst_rows, &dst);
-      r != CUDA_SUCCESS)
-    return r;
+  return side_of(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstPitch, c->dstXInBytes, c->dstY,
+                 c->dstZ, *dst_rows, dst);
+}
+
+CUresult copy_3d_desc(const CUDA_MEMCPY3D* c, CUstream stream, bool async) {
+  Side src, dst;
+  size_t src_rows = 0, dst_rows = 0;
+  if (CUresult r = sides_3d(c, &src, &dst, &src_rows, &dst_rows); r != CUDA_SUCCESS) return r;
   return copy_3d(src, dst, c->WidthInBytes, c->Height, c->Depth, src_rows, dst_rows, stream, async);
 }
 
@@ -196,6 +212,34 @@ CUresult resource_desc(const CUDA_RESOURCE_DESC* in, cudaResourceDesc* out) {
   return CUDA_ERROR_INVALID_VALUE;
 }
 
+// The runtime's resource description back as the driver's.
+CUresult driver_resource_desc(const cudaResourceDesc& in, CUDA_RESOURCE_DESC* out) {
+  std::memset(out, 0, sizeof *out);
+  switch (in.resType) {
+    case cudaResourceTypeArray:
+      out->resType = CU_RESOURCE_TYPE_ARRAY;
+      out->res.array.hArray = reinterpret_cast<CUarray>(in.res.array.array);
+      return CUDA_SUCCESS;
+    case cudaResourceTypeLinear:
+      out->resType = CU_RESOURCE_TYPE_LINEAR;
+      out->res.linear.devPtr = softgpu::cudadrv::dptr(in.res.linear.devPtr);
+      out->res.linear.sizeInBytes = in.res.linear.sizeInBytes;
+      return array_format(in.res.linear.desc, &out->res.linear.format, &out->res.linear.numChannels)
+                 ? CUDA_SUCCESS
+                 : CUDA_ERROR_INVALID_VALUE;
+    case cudaResourceTypePitch2D:
+      out->resType = CU_RESOURCE_TYPE_PITCH2D;
+      out->res.pitch2D.devPtr = softgpu::cudadrv::dptr(in.res.pitch2D.devPtr);
+      out->res.pitch2D.width = in.res.pitch2D.width;
+      out->res.pitch2D.height = in.res.pitch2D.height;
+      out->res.pitch2D.pitchInBytes = in.res.pitch2D.pitchInBytes;
+      return array_format(in.res.pitch2D.desc, &out->res.pitch2D.format, &out->res.pitch2D.numChannels)
+                 ? CUDA_SUCCESS
+                 : CUDA_ERROR_INVALID_VALUE;
+    default: return CUDA_ERROR_NOT_SUPPORTED;
+  }
+}
+
 // The resource's element format (8- and 16-bit integers read as normalized
 // floats unless CU_TRSF_READ_AS_INTEGER).
 bool small_integer(const cudaResourceDesc& r) {
@@ -211,6 +255,15 @@ bool small_integer(const cudaResourceDesc& r) {
 }
 
 }  // namespace
+
+namespace softgpu::cudadrv {
+CUresult memcpy3d_params(const CUDA_MEMCPY3D* c, cudaMemcpy3DParms* out) {
+  Side src, dst;
+  size_t src_rows = 0, dst_rows = 0;
+  if (CUresult r = sides_3d(c, &src, &dst, &src_rows, &dst_rows); r != CUDA_SUCCESS) return r;
+  return params_3d(src, dst, c->WidthInBytes, c->Height, c->Depth, src_rows, dst_rows, out);
+}
+}  // namespace softgpu::cudadrv
 
 CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr* dptr, size_t* pitch, size_t WidthInBytes, size_t Height,
                                  unsigned int ElementSizeBytes) {
@@ -233,6 +286,33 @@ CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D* pCopy) {
 CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D* pCopy, CUstream hStream) {
   return guarded([&] { return copy_2d(pCopy, hStream, true); });
 }
+// A peer 3-D copy: one device, so the contexts must be its context (an array
+// side's is ignored) and the copy is an ordinary one.
+static CUresult peer_copy(const CUDA_MEMCPY3D_PEER* p, CUstream stream, bool async) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  const auto& d = softgpu::cudadrv::Driver::get();
+  if ((p->srcMemoryType != CU_MEMORYTYPE_ARRAY && !d.valid_context(p->srcContext)) ||
+      (p->dstMemoryType != CU_MEMORYTYPE_ARRAY && !d.valid_context(p->dstContext)))
+    return CUDA_ERROR_INVALID_CONTEXT;
+  CUDA_MEMCPY3D c{};
+  c.srcXInBytes = p->srcXInBytes, c.srcY = p->srcY, c.srcZ = p->srcZ, c.srcLOD = p->srcLOD;
+  c.srcMemoryType = p->srcMemoryType, c.srcHost = p->srcHost, c.srcDevice = p->srcDevice, c.srcArray = p->srcArray;
+  c.srcPitch = p->srcPitch, c.srcHeight = p->srcHeight;
+  c.dstXInBytes = p->dstXInBytes, c.dstY = p->dstY, c.dstZ = p->dstZ, c.dstLOD = p->dstLOD;
+  c.dstMemoryType = p->dstMemoryType, c.dstHost = p->dstHost, c.dstDevice = p->dstDevice, c.dstArray = p->dstArray;
+  c.dstPitch = p->dstPitch, c.dstHeight = p->dstHeight;
+  c.WidthInBytes = p->WidthInBytes, c.Height = p->Height, c.Depth = p->Depth;
+  return copy_3d_desc(&c, stream, async);
+}
+
+CUresult CUDAAPI cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER* pCopy) {
+  return guarded([&] { return peer_copy(pCopy, nullptr, false); });
+}
+
+CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER* pCopy, CUstream hStream) {
+  return guarded([&] { return peer_copy(pCopy, hStream, true); });
+}
+
 CUresult CUDAAPI cuMemcpy3D(const CUDA_MEMCPY3D* pCopy) {
   return guarded([&] { return copy_3d_desc(pCopy, nullptr, false); });
 }
@@ -339,6 +419,15 @@ CUresult CUDAAPI cuTexObjectCreate(CUtexObject* pTexObject, const CUDA_RESOURCE_
     if (CUresult r = rt(cudaCreateTextureObject(&t, &res, &tex, nullptr)); r != CUDA_SUCCESS) return r;
     *pTexObject = t;
     return CUDA_SUCCESS;
+  });
+}
+
+CUresult CUDAAPI cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC* pResDesc, CUtexObject texObject) {
+  return guarded([&] {
+    if (!pResDesc) return CUDA_ERROR_INVALID_VALUE;
+    cudaResourceDesc r{};
+    if (CUresult e = rt(cudaGetTextureObjectResourceDesc(&r, texObject)); e != CUDA_SUCCESS) return e;
+    return driver_resource_desc(r, pResDesc);
   });
 }
 

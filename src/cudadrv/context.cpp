@@ -117,3 +117,19 @@ CUresult CUDAAPI cuCtxGetFlags(unsigned int* flags) {
     return CUDA_SUCCESS;
   });
 }
+
+// Peer access between contexts: the one context is no peer of itself, which
+// the runtime's answer (cudaErrorInvalidDevice) says.
+CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags) {
+  return guarded([&] {
+    if (!Driver::get().valid_context(peerContext)) return CUDA_ERROR_INVALID_CONTEXT;
+    return rt(cudaDeviceEnablePeerAccess(0, Flags));
+  });
+}
+
+CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peerContext) {
+  return guarded([&] {
+    if (!Driver::get().valid_context(peerContext)) return CUDA_ERROR_INVALID_CONTEXT;
+    return rt(cudaDeviceDisablePeerAccess(0));
+  });
+}

@@ -105,6 +105,19 @@ CUresult CUDAAPI cuDeviceComputeCapability(int* major, int* minor, CUdevice dev)
   });
 }
 
+// One device: it is not its own peer (as cudaDeviceCanAccessPeer says).
+CUresult CUDAAPI cuDeviceCanAccessPeer(int* canAccessPeer, CUdevice dev, CUdevice peerDev) {
+  return guarded([&] { return rt(cudaDeviceCanAccessPeer(canAccessPeer, dev, peerDev)); });
+}
+
+static_assert(int(CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED) == int(cudaDevP2PAttrCudaArrayAccessSupported));
+CUresult CUDAAPI cuDeviceGetP2PAttribute(int* value, CUdevice_P2PAttribute attrib, CUdevice srcDevice,
+                                         CUdevice dstDevice) {
+  return guarded([&] {
+    return rt(cudaDeviceGetP2PAttribute(value, static_cast<cudaDeviceP2PAttr>(attrib), srcDevice, dstDevice));
+  });
+}
+
 // ---------------------------------------------------------------- primary context
 
 CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdevice dev) {
@@ -130,9 +143,17 @@ CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev) {
   return guarded([&] {
     if (CUresult r = check_device(dev); r != CUDA_SUCCESS) return r;
     Driver::get().reset_flags();
+    softgpu::cudadrv::context_reset(Driver::get().primary());
     return rt(cudaDeviceReset());
   });
 }
+
+// The CUDA 7.0 ABIs of the two (what the static CUDA runtime asks
+// cuGetProcAddress for): the same signatures.
+extern "C" CUresult CUDAAPI cuDevicePrimaryCtxRelease_v1(CUdevice dev) __asm__("cuDevicePrimaryCtxRelease");
+extern "C" CUresult CUDAAPI cuDevicePrimaryCtxRelease_v1(CUdevice dev) { return cuDevicePrimaryCtxRelease(dev); }
+extern "C" CUresult CUDAAPI cuDevicePrimaryCtxReset_v1(CUdevice dev) __asm__("cuDevicePrimaryCtxReset");
+extern "C" CUresult CUDAAPI cuDevicePrimaryCtxReset_v1(CUdevice dev) { return cuDevicePrimaryCtxReset(dev); }
 
 CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int* flags, int* active) {
   return guarded([&] {

@@ -147,6 +147,15 @@ inline CUdeviceptr dptr(const void* p) { return static_cast<CUdeviceptr>(reinter
 // thread's default stream there.
 inline CUstream per_thread(CUstream s) { return s ? s : CU_STREAM_PER_THREAD; }
 
+// A context's state is gone (a primary context reset): the values the
+// static runtime kept in it through CONTEXT_LOCAL_STORAGE (export_tables.cpp)
+// are dropped, their destructors called.
+void context_reset(CUcontext ctx);
+
+// A driver 3-D copy as the runtime's parameters (arrays.cpp), for memcpy
+// graph nodes.
+CUresult memcpy3d_params(const CUDA_MEMCPY3D* c, cudaMemcpy3DParms* out);
+
 // Only device 0 exists; INVALID_DEVICE otherwise.
 CUresult check_device(CUdevice dev);
 

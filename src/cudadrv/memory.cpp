@@ -124,6 +124,38 @@ CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstr
 CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream s) { return set(d, v, 2, n, s); }
 CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s) { return set(d, v, 4, n, s); }
 
+// Advice and prefetches on managed memory: the runtime's (the location
+// types and advice values have the same numbers).
+static_assert(sizeof(CUmemLocation) == sizeof(cudaMemLocation) &&
+              int(CU_MEM_ADVISE_UNSET_ACCESSED_BY) == int(cudaMemAdviseUnsetAccessedBy));
+CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location) {
+  return guarded([&] {
+    cudaMemLocation loc;
+    std::memcpy(&loc, &location, sizeof loc);
+    return rt(cudaMemAdvise(ptr(devPtr), count, static_cast<cudaMemoryAdvise>(advice), loc));
+  });
+}
+
+CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags,
+                                    CUstream hStream) {
+  return guarded([&] {
+    cudaMemLocation loc;
+    std::memcpy(&loc, &location, sizeof loc);
+    return rt(cudaMemPrefetchAsync(ptr(devPtr), count, loc, flags, hStream));
+  });
+}
+
+// One device, one context: a peer copy is a copy within it.
+CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dst, CUcontext dstCtx, CUdeviceptr src, CUcontext srcCtx, size_t n) {
+  if (!Driver::get().valid_context(dstCtx) || !Driver::get().valid_context(srcCtx)) return CUDA_ERROR_INVALID_CONTEXT;
+  return copy(dst, ptr(src), n, cudaMemcpyDeviceToDevice, nullptr, false);
+}
+CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dstCtx, CUdeviceptr src, CUcontext srcCtx, size_t n,
+                                   CUstream s) {
+  if (!Driver::get().valid_context(dstCtx) || !Driver::get().valid_context(srcCtx)) return CUDA_ERROR_INVALID_CONTEXT;
+  return copy(dst, ptr(src), n, cudaMemcpyDeviceToDevice, s, true);
+}
+
 // ---------------------------------------------------------------- per-thread default stream variants
 
 extern "C" {

@@ -1,7 +1,9 @@
 // Modules and libraries (cudaLibrary* in softgpu's cudart: a CUmodule, a
 // CUlibrary and the module of a library are one handle, and a CUfunction is
 // the library's cudaKernel_t), function attributes and occupancy.
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "cudadrv/driver.h"
 
@@ -50,6 +52,16 @@ CUresult global(CUdeviceptr* dptr, size_t* bytes, void* lib, const char* name) {
 
 const void* fn(CUfunction f) { return f; }
 }  // namespace
+
+// Modules load as the program asks (nothing is compiled ahead): lazy, as
+// NVIDIA's driver defaults to, unless CUDA_MODULE_LOADING=EAGER says
+// otherwise (which changes nothing here but what is reported).
+CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode* mode) {
+  if (!mode) return CUDA_ERROR_INVALID_VALUE;
+  const char* env = std::getenv("CUDA_MODULE_LOADING");
+  *mode = env && std::string_view(env) == "EAGER" ? CU_MODULE_EAGER_LOADING : CU_MODULE_LAZY_LOADING;
+  return CUDA_SUCCESS;
+}
 
 CUresult CUDAAPI cuModuleLoad(CUmodule* module, const char* fname) {
   return guarded([&] { return load_file(reinterpret_cast<void**>(module), fname); });
@@ -124,6 +136,12 @@ CUresult CUDAAPI cuLibraryGetModule(CUmodule* pMod, CUlibrary library) {
 }
 
 CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr* dptr, size_t* bytes, CUlibrary library, const char* name) {
+  return guarded([&] { return global(dptr, bytes, library, name); });
+}
+
+// Managed variables live in device memory like any global (managed memory
+// is one memory here).
+CUresult CUDAAPI cuLibraryGetManaged(CUdeviceptr* dptr, size_t* bytes, CUlibrary library, const char* name) {
   return guarded([&] { return global(dptr, bytes, library, name); });
 }
 

@@ -1,11 +1,8 @@
 // cuGetProcAddress (the table scripts/gen_stubs.py writes from cuda.h),
-// cuGetErrorName / cuGetErrorString and cuGetExportTable.
+// cuGetErrorName / cuGetErrorString (cuGetExportTable: export_tables.cpp).
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <mutex>
-#include <set>
-#include <string>
 
 #include "cudadrv/driver.h"
 #include "cudadrv/stubs.h"
@@ -93,29 +90,4 @@ CUresult CUDAAPI cuGetErrorString(CUresult error, const char** pStr) {
   bool shared = std::strcmp(rt_name, "cudaErrorUnknown") != 0 || error == CUDA_ERROR_UNKNOWN;
   *pStr = shared ? cudaGetErrorString(static_cast<cudaError_t>(error)) : e->doc;
   return CUDA_SUCCESS;
-}
-
-// NVIDIA's private tables, asked for by UUID (the static CUDA runtime inside
-// a program, and NVIDIA's libraries, use them). softgpu serves none yet:
-// each table asked for is named once on stderr by its UUID, and the call
-// fails (issue 23 is to provide the ones libcudart_static needs).
-CUresult CUDAAPI cuGetExportTable(const void** ppExportTable, const CUuuid* pExportTableId) {
-  try {
-    if (!ppExportTable || !pExportTableId) return CUDA_ERROR_INVALID_VALUE;
-    *ppExportTable = nullptr;
-    static std::mutex mutex;
-    static std::set<std::string> said;
-    char uuid[40];
-    const auto* b = reinterpret_cast<const unsigned char*>(pExportTableId->bytes);
-    std::snprintf(uuid, sizeof uuid, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
-                  b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
-    std::lock_guard lock(mutex);
-    if (said.insert(uuid).second) {
-      std::fflush(stdout);
-      std::fprintf(stderr, "softgpu cuda: cuGetExportTable: NVIDIA's private table {%s} is not provided\n", uuid);
-    }
-    return CUDA_ERROR_NOT_SUPPORTED;
-  } catch (...) {
-    return CUDA_ERROR_UNKNOWN;
-  }
 }

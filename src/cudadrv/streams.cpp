@@ -40,6 +40,14 @@ CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus* ca
   });
 }
 
+CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags) {
+  return guarded([&] { return rt(cudaStreamAttachMemAsync(hStream, softgpu::cudadrv::ptr(dptr), length, flags)); });
+}
+
+CUresult CUDAAPI cuStreamGetDevice(CUstream hStream, CUdevice* device) {
+  return guarded([&] { return rt(cudaStreamGetDevice(hStream, device)); });
+}
+
 CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags) {
   return guarded([&] {
     if (!hEvent) return CUDA_ERROR_INVALID_HANDLE;

@@ -77,19 +77,13 @@ std::string vet_program(const fs::path& prog) {
     if (info.error().status == Status::InvalidSource) return info.error().message;
     return {};
   }
-  const auto& needed = info->needed;
-  bool shared13 = std::find(needed.begin(), needed.end(), "libcudart.so.13") != needed.end();
-  std::string other;
-  for (const auto& n : needed)
-    if (n.rfind("libcudart.so.", 0) == 0 && n != "libcudart.so.13") other = n;
-  if (!other.empty())
-    return fmt::format("'{}' needs {}, a different CUDA major version; softgpu replaces libcudart.so.13 only. "
-                       "Rebuild it with nvcc 13: nvcc -cudart shared ...", prog.string(), other);
-  if (!info->has_device_code) return {};  // a plain host program, or one that loads CUDA code another way
-  if (!shared13)
-    return fmt::format("'{}' contains CUDA device code but is linked with the static CUDA runtime, which softgpu "
-                       "cannot replace. Rebuild it with `nvcc -cudart shared` (or link with -lcudart instead of "
-                       "libcudart_static).", prog.string());
+  // A program linked with the static CUDA runtime (nvcc's default) runs
+  // too: its runtime starts through softgpu's libcuda.so.1
+  // (cudadrv/export_tables.cpp).
+  for (const auto& n : info->needed)
+    if (n.rfind("libcudart.so.", 0) == 0 && n != "libcudart.so.13")
+      return fmt::format("'{}' needs {}, a different CUDA major version; softgpu replaces libcudart.so.13 only. "
+                         "Rebuild it with nvcc 13.", prog.string(), n);
   return {};
 }
 

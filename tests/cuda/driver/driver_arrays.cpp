@@ -192,6 +192,48 @@ int main(int argc, char** argv) {
   CU_CHECK(cuArray3DGetDescriptor(&back3, arr3));
   EXPECT_TRUE(back3.Width == X && back3.Height == Y && back3.Depth == Z && back3.Format == CU_AD_FORMAT_FLOAT &&
               back3.NumChannels == 1);
+  // A peer 3-D copy within the one device: rows 2..5, floats 1..10 of the
+  // pitched source, to the host.
+  CUcontext cur = nullptr;
+  CU_CHECK(cuCtxGetCurrent(&cur));
+  std::vector<float> peer_back(10 * 4, -1.0f);
+  CUDA_MEMCPY3D_PEER pc = {};
+  pc.srcMemoryType = CU_MEMORYTYPE_DEVICE, pc.srcDevice = pitched, pc.srcPitch = pitch, pc.srcContext = cur;
+  pc.srcXInBytes = 1 * 4, pc.srcY = 2;
+  pc.dstMemoryType = CU_MEMORYTYPE_HOST, pc.dstHost = peer_back.data(), pc.dstPitch = 10 * 4, pc.dstContext = cur;
+  pc.WidthInBytes = 10 * 4, pc.Height = 4, pc.Depth = 1;
+  CU_CHECK(cuMemcpy3DPeer(&pc));
+  std::vector<float> whole(W * H);  // what the pitched rows hold now, read the 2-D way
+  c = {};
+  c.srcMemoryType = CU_MEMORYTYPE_DEVICE, c.srcDevice = pitched, c.srcPitch = pitch;
+  c.dstMemoryType = CU_MEMORYTYPE_HOST, c.dstHost = whole.data(), c.dstPitch = W * 4;
+  c.WidthInBytes = W * 4, c.Height = H;
+  CU_CHECK(cuMemcpy2D(&c));
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 10; ++x) EXPECT_TRUE(peer_back[y * 10 + x] == whole[(y + 2) * W + x + 1]);
+  pc.srcContext = nullptr;
+  CU_EXPECT(cuMemcpy3DPeer(&pc), CUDA_ERROR_INVALID_CONTEXT);
+  CUDA_RESOURCE_DESC back_r;
+  CU_CHECK(cuTexObjectGetResourceDesc(&back_r, tex4));
+  EXPECT_TRUE(back_r.resType == CU_RESOURCE_TYPE_ARRAY && back_r.res.array.hArray == arr4);
+  // A pitched 2-D resource (the `pitched` allocation above) comes back field by field.
+  CUDA_RESOURCE_DESC rp = {};
+  rp.resType = CU_RESOURCE_TYPE_PITCH2D;
+  rp.res.pitch2D.devPtr = pitched;
+  rp.res.pitch2D.format = CU_AD_FORMAT_SIGNED_INT16;
+  rp.res.pitch2D.numChannels = 2;
+  rp.res.pitch2D.width = 16;
+  rp.res.pitch2D.height = 3;
+  rp.res.pitch2D.pitchInBytes = pitch;
+  CUtexObject texp;
+  CU_CHECK(cuTexObjectCreate(&texp, &rp, &td, nullptr));
+  CU_CHECK(cuTexObjectGetResourceDesc(&back_r, texp));
+  EXPECT_TRUE(back_r.resType == CU_RESOURCE_TYPE_PITCH2D && back_r.res.pitch2D.devPtr == pitched &&
+              back_r.res.pitch2D.format == CU_AD_FORMAT_SIGNED_INT16 && back_r.res.pitch2D.numChannels == 2 &&
+              back_r.res.pitch2D.width == 16 && back_r.res.pitch2D.height == 3 &&
+              back_r.res.pitch2D.pitchInBytes == pitch);
+  CU_CHECK(cuTexObjectDestroy(texp));
+  CU_EXPECT(cuTexObjectGetResourceDesc(nullptr, tex4), CUDA_ERROR_INVALID_VALUE);
   CUdeviceptr bad;
   CU_EXPECT(cuMemAllocPitch(&bad, &pitch, 64, 4, 3), CUDA_ERROR_INVALID_VALUE);
   ad.NumChannels = 3;

@@ -1,7 +1,8 @@
 // Streams and events through the driver API: async copies and memsets on
 // created streams, cross-stream waits, event records, queries, elapsed
 // times, timing-disabled events; stream-ordered allocation from the default
-// and a created memory pool; results checked against CPU loops.
+// and a created memory pool; stream capture into a graph replayed; peer
+// copies; results checked against CPU loops.
 // Usage: driver_streams
 #include <cmath>
 #include <vector>
@@ -113,6 +114,47 @@ int main() {
   CUstreamCaptureStatus capturing = CU_STREAM_CAPTURE_STATUS_ACTIVE;
   CU_CHECK(cuStreamIsCapturing(s1, &capturing));
   EXPECT_TRUE(capturing == CU_STREAM_CAPTURE_STATUS_NONE);
+
+  // Capture into a graph: saxpy y = a*x + y captured once, replayed three
+  // times (y = 2 + 3a*x), with the stream's device and a peer copy (within
+  // the one device) beside it.
+  CUdevice sdev = -1;
+  CU_CHECK(cuStreamGetDevice(s1, &sdev));
+  EXPECT_TRUE(sdev == 0);
+  CU_CHECK(cuMemcpyHtoD(dx, x.data(), n * 4));
+  CU_CHECK(cuMemsetD32(dy, 0x40000000u, n));
+  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+  CU_CHECK(cuThreadExchangeStreamCaptureMode(&mode));
+  EXPECT_TRUE(mode == CU_STREAM_CAPTURE_MODE_GLOBAL);  // the default, handed back
+  CU_CHECK(cuThreadExchangeStreamCaptureMode(&mode));
+  CU_CHECK(cuStreamBeginCapture(s1, CU_STREAM_CAPTURE_MODE_GLOBAL));
+  CU_CHECK(cuStreamIsCapturing(s1, &capturing));
+  EXPECT_TRUE(capturing == CU_STREAM_CAPTURE_STATUS_ACTIVE);
+  CU_CHECK(cuLaunchKernel(f, (n + 255) / 256, 1, 1, 256, 1, 1, 0, s1, params, nullptr));
+  CUgraph graph = nullptr;
+  CU_CHECK(cuStreamEndCapture(s1, &graph));
+  CUgraphExec exec = nullptr;
+  CU_CHECK(cuGraphInstantiate(&exec, graph, 0));
+  for (int r = 0; r < 3; ++r) CU_CHECK(cuGraphLaunch(exec, s1));
+  CU_CHECK(cuStreamSynchronize(s1));
+  CUdeviceptr dz;
+  CU_CHECK(cuMemAlloc(&dz, n * 4));
+  CU_CHECK(cuMemcpyPeer(dz, ctx, dy, ctx, n * 4));
+  CU_CHECK(cuMemcpyDtoH(out.data(), dz, n * 4));
+  for (int i = 0; i < n; ++i) {
+    float want = 2.0f;
+    for (int r = 0; r < 3; ++r) want = std::fma(a, x[i], want);
+    if (out[i] != want) {
+      std::fprintf(stderr, "FAIL graph out[%d] = %g, expected %g\n", i, out[i], want);
+      return 1;
+    }
+  }
+  CU_EXPECT(cuMemcpyPeer(dz, nullptr, dy, ctx, 4), CUDA_ERROR_INVALID_CONTEXT);
+  CU_CHECK(cuGraphExecDestroy(exec));
+  CU_CHECK(cuGraphDestroy(graph));
+  CU_CHECK(cuGraphCreate(&graph, 0));
+  CU_CHECK(cuGraphDestroy(graph));
+  CU_CHECK(cuMemFree(dz));
 
   for (CUevent e : {start, stop, mid, untimed}) CU_CHECK(cuEventDestroy(e));
   CU_CHECK(cuStreamDestroy(s1));
