@@ -176,6 +176,16 @@ const PtxEntry* Container::ptx_for(uint32_t cc) const {
   return best;
 }
 
+const PtxEntry* Container::newer_ptx_beside_sass(uint32_t cc) const {
+  bool runs = false;
+  for (const auto& e : elf) runs = runs || (e.arch / 10 == cc / 10 && e.arch <= cc);
+  if (!runs) return nullptr;
+  const PtxEntry* best = nullptr;
+  for (const auto& e : ptx)
+    if (e.arch > cc && (!best || e.arch < best->arch)) best = &e;
+  return best;
+}
+
 const PtxEntry* Container::best_ptx() const {
   const PtxEntry* best = nullptr;
   for (const auto& e : ptx) {

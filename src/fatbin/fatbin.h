@@ -48,6 +48,11 @@ struct Container {
   // The PTX entry with the highest arch a device of compute capability cc
   // (e.g. 90) can run (arch <= cc), or nullptr.
   const PtxEntry* ptx_for(uint32_t cc) const;
+  // Where ptx_for finds none but the container holds machine code a device
+  // of compute capability cc runs (the same major version, not newer): the
+  // lowest PTX above cc, which a build for several GPUs embeds for the
+  // newest only; else nullptr.
+  const PtxEntry* newer_ptx_beside_sass(uint32_t cc) const;
 };
 
 // What one __cudaRegisterFatBinary hands us.

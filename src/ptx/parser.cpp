@@ -78,7 +78,8 @@ Parser::Parser(std::string_view text, std::string filename, const ParseOptions& 
     : text_(text),
       toks_(lex(text)),
       max_errors_(std::max<size_t>(options.max_errors, 1)),
-      check_local_limit_(options.check_local_limit) {
+      check_local_limit_(options.check_local_limit),
+      accept_newer_version_(options.accept_newer_version) {
   mod_.filename = std::move(filename);
 }
 
@@ -292,7 +293,8 @@ void Parser::parse_version() {
       const SourceLoc at = next().loc;
       mod_.version_major = uint32_t(std::stoul(std::string(maj)));
       mod_.version_minor = uint32_t(std::stoul(std::string(min)));
-      if (std::pair(mod_.version_major, mod_.version_minor) > std::pair(kMaxPtxVersionMajor, kMaxPtxVersionMinor)) {
+      if (!accept_newer_version_ &&
+          std::pair(mod_.version_major, mod_.version_minor) > std::pair(kMaxPtxVersionMajor, kMaxPtxVersionMinor)) {
         unsupported_version_ = true;
         error(at, fmt::format("unsupported .version {}.{}: the newest PTX ISA version CUDA 13.0 supports is {}.{}",
                               mod_.version_major, mod_.version_minor, kMaxPtxVersionMajor, kMaxPtxVersionMinor));

@@ -34,6 +34,11 @@ struct ParseOptions {
   // Also report functions whose .local variables exceed kMaxLocalBytesPerThread.
   // ptxas accepts them (the launch fails), so only `softgpu check` asks.
   bool check_local_limit = false;
+  // Read a .version newer than kMaxPtxVersionMajor.Minor rather than refuse
+  // it (PTX the runtime uses in place of machine code, runtime/
+  // module_registry.cpp: its instructions still have to be ones softgpu
+  // knows, or they are errors as any).
+  bool accept_newer_version = false;
 };
 
 // Parses a whole module. Stops after max_errors errors.

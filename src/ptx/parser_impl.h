@@ -99,6 +99,7 @@ class Parser {
   size_t pos_ = 0;
   size_t max_errors_;
   bool check_local_limit_ = false;
+  bool accept_newer_version_ = false;
   bool unsupported_version_ = false;  // .version newer than kMaxPtxVersionMajor.Minor
   size_t errors_ = 0;
   bool stopped_ = false;

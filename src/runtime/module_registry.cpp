@@ -4,6 +4,8 @@
 #include "common/demangle.h"
 
 #include <fstream>
+#include <mutex>
+#include <set>
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -171,6 +173,7 @@ Status ModuleRegistry::load_module(Module& m) {
 
   std::vector<std::string> texts;
   std::vector<std::string> names;
+  ptx::ParseOptions parse_options;
   if (m.wrapper) {
     auto img = fatbin::read_wrapper(m.wrapper);
     if (!img) {
@@ -186,6 +189,21 @@ Status ModuleRegistry::load_module(Module& m) {
     if (containers.empty()) containers.push_back(&img->main);
     for (const fatbin::Container* c : containers) {
       const fatbin::PtxEntry* e = c->ptx_for(cc);
+      if (!e && (e = c->newer_ptx_beside_sass(cc))) {
+        // The device runs the machine code; softgpu runs the PTX beside it,
+        // the same source compiled for a newer GPU (code under
+        // __CUDA_ARCH__ takes that GPU's branches). Said once per pair.
+        static std::mutex mu;
+        static std::set<std::pair<uint32_t, uint32_t>> said;
+        std::lock_guard lock(mu);
+        if (said.insert({e->arch, cc}).second)
+          report(fmt::format("softgpu: note: a fatbinary ({}) has machine code for the simulated {} but PTX only "
+                             "for compute_{}; running that PTX in its place",
+                             m.name, gpu_.name, e->arch));
+        // From a newer toolkit too, perhaps: its .version is read as long as
+        // its instructions are ones softgpu knows.
+        parse_options.accept_newer_version = true;
+      }
       if (!e) {
         std::string hint = c->ptx.empty()
             ? "it holds no PTX; rebuild with PTX embedded, e.g. -gencode arch=compute_80,code=[sm_80,compute_80]"
@@ -210,7 +228,7 @@ Status ModuleRegistry::load_module(Module& m) {
       if (const char* d = std::getenv("SOFTGPU_DUMP_PTX"); d && *d) {
         std::ofstream(fmt::format("{}/{}", d, names[i])) << texts[i];
       }
-      auto r = ptx::parse(texts[i], names[i]);
+      auto r = ptx::parse(texts[i], names[i], parse_options);
       // As the driver's JIT: a .version newer than it reads is its own error.
       if (!r.module || ptx::has_errors(r.diagnostics))
         return fail(r.unsupported_version ? Status::UnsupportedPtxVersion : Status::InvalidPtx,

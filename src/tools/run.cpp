@@ -182,6 +182,9 @@ int cmd_run(const std::vector<std::string>& argv_in, const RunOptions& opts) {
   std::string ld = libdir->string();
   if (const char* old = std::getenv("LD_LIBRARY_PATH"); old && *old) ld += std::string(":") + old;
   setenv("LD_LIBRARY_PATH", ld.c_str(), 1);
+  // CuPy compiles its kernels with NVRTC to machine code for the device's
+  // architecture unless told to keep PTX, which is what softgpu runs.
+  setenv("CUPY_COMPILE_WITH_PTX", "1", 0);
   // softgpu sanitize --nvtx yes: our libcudart.so.13 is the program's NVTX
   // injection library (cudart/cudart_nvtx.cpp), as compute-sanitizer's is.
   if (const char* n = std::getenv(sanitize::kEnvNvtx); n && std::string_view(n) == "yes")

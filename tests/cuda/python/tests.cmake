@@ -8,6 +8,11 @@
 #     ballot and shuffles, @vectorize, a stream, dynamic shared memory,
 #     grid sync), each against NumPy.
 #   python_numba_timing: the same under --timing: the per-kernel table.
+#   python_cupy: CuPy (its runtime module has NVIDIA's static CUDA runtime
+#     linked in): arrays, ufuncs, reductions, Elementwise/Reduction/Raw
+#     kernels, RawModule templates, its prebuilt CUB sort and cumsum (PTX for
+#     compute_120 only, run in place of their sm_90 machine code), matmul
+#     through softgpu's cuBLAS, each against NumPy.
 #   sanitize.python_numba_oob: memcheck names the Numba kernel's
 #     out-of-bounds read and write, thread and allocation, and the failed
 #     synchronize, as compute-sanitizer does.
@@ -24,6 +29,10 @@ if(TARGET nvjitlink AND TARGET cuda_driver)
   python_test(python_numba_timing "cuda;python" --stdout "PASSED: 0 failures"
               --stderr "predicted time on NVIDIA A100" --stderr "latency +__main__::saxpy"
               -- $<TARGET_FILE:softgpu> run --timing --gpu a100 -- {PY} ${_pydir}/numba_kernels.py)
+  python_test(python_cupy "cuda;python" --stdout "PASSED: 0 failures" --stdout "PASS sort" --stdout "PASS matmul"
+              --stdout "device: NVIDIA H100.*\\(softgpu\\) sm_90"
+              --stderr "PTX only for compute_1[0-9]+. running that PTX in its place"
+              -- $<TARGET_FILE:softgpu> run -- {PY} ${_pydir}/cupy_kernels.py)
   python_test(sanitize.python_numba_oob "cuda;python;sanitize" --rc 1
               --stdout "^========= Invalid __global__ read of size 4 bytes$"
               --stdout "^=========     at __main__::scale_unguarded.* in PTX line [0-9]+$"

@@ -87,6 +87,36 @@ TEST(FatbinData, MultipleArchsPicksHighest) {
   EXPECT_EQ(sel.value(), best);
 }
 
+// Machine code the device runs with PTX only for newer GPUs beside it (as
+// in CuPy's wheels: sm_75..sm_120 SASS, compute_120 PTX): the lowest such
+// PTX, and only where the SASS's major version is the device's, not newer.
+TEST(FatbinData, NewerPtxBesideSassTheDeviceRuns) {
+  Container c;
+  auto ptx = [](uint32_t a) {
+    PtxEntry e;
+    e.arch = a;
+    return e;
+  };
+  auto elf = [](uint32_t a) {
+    ElfEntry e;
+    e.arch = a;
+    return e;
+  };
+  for (uint32_t a : {120u, 100u}) c.ptx.push_back(ptx(a));
+  for (uint32_t a : {80u, 90u, 100u}) c.elf.push_back(elf(a));
+  EXPECT_EQ(c.ptx_for(90), nullptr);
+  ASSERT_NE(c.newer_ptx_beside_sass(90), nullptr);
+  EXPECT_EQ(c.newer_ptx_beside_sass(90)->arch, 100u);  // the lowest above 90
+  ASSERT_NE(c.newer_ptx_beside_sass(89), nullptr);     // sm_80 SASS runs on 8.9
+  EXPECT_EQ(c.newer_ptx_beside_sass(89)->arch, 100u);
+  EXPECT_EQ(c.newer_ptx_beside_sass(75), nullptr);     // no SASS for 7.x
+  c.elf = {elf(86)};
+  EXPECT_EQ(c.newer_ptx_beside_sass(80), nullptr);  // sm_86 SASS does not run on 8.0
+  Container multi = must_read("vadd_multi.fatbin");   // PTX 75/80/90, SASS 80
+  EXPECT_EQ(multi.newer_ptx_beside_sass(86)->arch, 90u);
+  EXPECT_EQ(multi.newer_ptx_beside_sass(90), nullptr);
+}
+
 TEST(FatbinData, SassOnlyHasNoPtx) {
   Container c = must_read("vadd_sass_only.fatbin");
   EXPECT_TRUE(c.ptx.empty());

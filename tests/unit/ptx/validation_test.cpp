@@ -77,6 +77,24 @@ TEST(Validation, VersionNewerThanCuda13) {
   EXPECT_TRUE(r.unsupported_version);
 }
 
+// PTX the runtime runs in place of machine code (a fatbinary's only PTX is
+// for a newer GPU, perhaps from a newer toolkit) is read whatever its
+// .version; what it contains is checked as always.
+TEST(Validation, NewerVersionAcceptedWhenAsked) {
+  ParseOptions o;
+  o.accept_newer_version = true;
+  auto r = parse(module(".version 9.2\n.target sm_120\n", ""), "<ptx>", o);
+  EXPECT_TRUE(r.module.has_value());
+  EXPECT_FALSE(has_errors(r.diagnostics));
+  EXPECT_FALSE(r.unsupported_version);
+  r = parse(module(".version 9.2\n.target sm_80\n",
+                  ".visible .entry k()\n{\n\t.reg .u32 %r1;\n\tbogus.op.u32 %r1;\n\tret;\n}\n"),
+            "<ptx>", o);
+  EXPECT_TRUE(has_errors(r.diagnostics));
+  r = parse(module(".version 9.2\n.target sm_80\n", ""));  // without the option, refused as before
+  EXPECT_TRUE(r.unsupported_version);
+}
+
 TEST(Validation, NamesDeclaredTwiceInOneScope) {
   expect_diags(kernel("\t.reg .u32 %r1;\n\t.reg .u32 %r1;\n"),
                {{7, 12, "duplicate declaration of '%r1' (first declared at 6:12)"}});
