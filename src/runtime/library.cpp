@@ -40,6 +40,15 @@ bool looks_like_ptx(std::string_view t) {
   return t.find(".version") != std::string_view::npos || t.find(".target") != std::string_view::npos;
 }
 
+// A fatbinary container found at `at`; a -rdc=true program's device-linked
+// image (machine code only, as the static CUDA runtime loads it) becomes the
+// PTX of the program's relocatable objects.
+void* register_container(ModuleRegistry& reg, const void* at, std::vector<uint64_t> bytes, const std::string& name) {
+  if (auto texts = reg.relocatable_ptx(at, bytes))
+    return reg.register_library_ptx(std::move(*texts), name + " (relocatable PTX of " + reg.last_object() + ")");
+  return reg.register_library_fatbin(std::move(bytes), name);
+}
+
 // Registers the image with the module registry, or says why it cannot be.
 // `limit`: how many bytes of the image may be read.
 Status register_image(ModuleRegistry& reg, const void* image, size_t limit, const std::string& name, void** out) {
@@ -54,7 +63,7 @@ Status register_image(ModuleRegistry& reg, const void* image, size_t limit, cons
     std::vector<uint64_t> bytes;
     if (magic == fatbin::kContainerMagic) {
       if (Status s = copy_container(image, limit, &bytes); s != Status::Success) return s;
-      *out = reg.register_library_fatbin(std::move(bytes), name);
+      *out = register_container(reg, image, std::move(bytes), name);
       return Status::Success;
     }
     if (magic == fatbin::kWrapperMagic) {
@@ -63,7 +72,7 @@ Status register_image(ModuleRegistry& reg, const void* image, size_t limit, cons
       std::memcpy(&data, static_cast<const std::byte*>(image) + 8, sizeof(void*));
       size_t dlimit = fatbin::readable_bytes(data);
       if (Status s = copy_container(data, dlimit, &bytes); s != Status::Success) return s;
-      *out = reg.register_library_fatbin(std::move(bytes), name);
+      *out = register_container(reg, data, std::move(bytes), name);
       return Status::Success;
     }
   }

@@ -1,8 +1,12 @@
 // Libraries loaded at run time (runtime/module_registry.h): images the
 // program hands over (cudaLibraryLoadData, the driver API's cuModuleLoadData),
 // and lookups of their kernels and variables by name.
+#include <dlfcn.h>
+
 #include <fmt/core.h>
 
+#include "common/read_file.h"
+#include "fatbin/cubin.h"
 #include "fatbin/fatbin.h"
 #include "runtime/module_registry.h"
 
@@ -26,6 +30,34 @@ void* ModuleRegistry::register_library_ptx(std::vector<std::string> texts, std::
   void* h = register_ptx(std::move(texts), std::move(name));
   find_module(h)->library = true;
   return h;
+}
+
+std::optional<std::vector<std::string>> ModuleRegistry::relocatable_ptx(const void* image,
+                                                                        const std::vector<uint64_t>& bytes) {
+  const uint32_t cc = gpu_.cc_major * 10 + gpu_.cc_minor;
+  auto c = fatbin::read_container(std::as_bytes(std::span(bytes)));
+  if (!c || c.value().ptx_for(cc) || c.value().newer_ptx_beside_sass(cc)) return std::nullopt;
+  Dl_info info{};
+  if (!dladdr(image, &info) || !info.dli_fname) return std::nullopt;
+  // The program itself is named "" by the dynamic linker.
+  std::string path = *info.dli_fname ? info.dli_fname : "/proc/self/exe";
+  auto file = read_regular_file(path, fatbin::kMaxContainerSize);
+  if (!file) return std::nullopt;
+  auto sections = fatbin::elf_sections(std::as_bytes(std::span(file.value())), "__nv_relfatbin");
+  if (!sections || sections.value().empty()) return std::nullopt;
+  std::vector<std::string> texts;
+  for (auto section : sections.value()) {
+    auto containers = fatbin::read_section(section);
+    if (!containers) return std::nullopt;
+    for (const auto& rc : containers.value()) {
+      const fatbin::PtxEntry* e = rc.ptx_for(cc);
+      if (!e) return std::nullopt;
+      texts.push_back(e->text);
+    }
+  }
+  if (texts.empty()) return std::nullopt;
+  last_object_ = path;
+  return texts;
 }
 
 bool ModuleRegistry::is_library(void* module) {

@@ -91,7 +91,15 @@ class ModuleRegistry {
   void* register_library_fatbin(std::vector<uint64_t> image, std::string name);
   // A library from PTX text: one module, or several linked by name.
   void* register_library_ptx(std::vector<std::string> texts, std::string name);
-  bool is_library(void* module);  // registered by one of the two above, not yet unloaded
+  bool is_library(void* module);
+  // For a fatbinary image with no PTX the simulated GPU can run, lying in a
+  // loaded ELF object (the program, a shared library) that has a
+  // __nv_relfatbin section: the PTX of that object's relocatable device code
+  // (a -rdc=true program's device link is machine code only; its objects'
+  // PTX is what softgpu links and runs). Else nothing. last_object() names
+  // the object of the last such answer.
+  std::optional<std::vector<std::string>> relocatable_ptx(const void* image, const std::vector<uint64_t>& bytes);
+  const std::string& last_object() const { return last_object_; }  // registered by one of the two above, not yet unloaded
 
   // ---- lookups by name (libraries): load the module first.
   // SymbolNotFound (NotFound) when the module defines no such kernel / variable.
@@ -123,6 +131,7 @@ class ModuleRegistry {
   Status use_module(Module& m, const std::string& what, bool& reported);
 
   const config::GpuConfig& gpu_;
+  std::string last_object_;
   exec::DeviceMemory* memory_;
   std::deque<std::unique_ptr<Module>> modules_;
   std::unordered_map<const void*, std::unique_ptr<Kernel>> kernels_;  // by host stub

@@ -31,6 +31,12 @@ softgpu_cuda_program(static_runtime_driver SOURCES async_errors/runtime_driver.c
                      HEADERS driver/drv_check.h STATIC)
 cuda_test(static_runtime_driver_init static_runtime_driver ARGS init STDOUT_REGEX "PASS runtime_driver init")
 
+# Separate compilation: NVIDIA's runtime loads the device-linked image
+# (machine code only); softgpu runs the PTX of the program's relocatable
+# objects (__nv_relfatbin) in its place.
+softgpu_cuda_program(static_rdc SOURCES rdc/rdc_a.cu rdc/rdc_b.cu FLAGS -rdc=true STATIC)
+cuda_test(static_rdc static_rdc STDOUT_REGEX "PASS rdc")
+
 softgpu_cuda_program(static_printf SOURCES printf.cu STATIC)
 cuda_test(static_printf static_printf EXPECTED_STDOUT ${_src}/printf.expected CHECK_PTR)
 
