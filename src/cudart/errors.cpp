@@ -51,6 +51,11 @@ void note_api_error(const char* function, cudaError_t e) noexcept {
     if (auto sp = f.rfind(' '); sp != std::string_view::npos) f = f.substr(sp + 1);
     if (f == "cudaGetLastError" || f == "cudaPeekAtLastError") return;  // they report, not fail
     if (f.starts_with("__cudaLaunchKernel")) f = "cudaLaunchKernel";  // what <<<>>> calls, as NVIDIA's runtime names it
+    // Every failed call is the thread's last error, whichever layer found it
+    // (NVIDIA's runtime records an argument error such as
+    // cudaStreamGetFlags(s, nullptr)'s too); the runtime core's own failures
+    // are recorded already, recording again changes nothing.
+    rt().set_thread_error(static_cast<Status>(int(e)));
     rt().api_error(f, int(e), cudaGetErrorName(e), cudaGetErrorString(e));
   } catch (...) {
   }
