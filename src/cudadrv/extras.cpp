@@ -1,5 +1,8 @@
 // Smaller entry points over cudart: managed memory, stream queries, host
-// functions, context limits and versions.
+// functions, context limits and versions, profiler markers.
+#include <cudaProfiler.h>
+#include <cuda_profiler_api.h>
+
 #include "cudadrv/driver.h"
 
 using softgpu::cudadrv::Driver;
@@ -64,5 +67,19 @@ CUresult CUDAAPI cuCtxGetApiVersion(CUcontext ctx, unsigned int* version) {
     if (!ctx && softgpu::cudadrv::context_stack().empty()) return CUDA_ERROR_INVALID_CONTEXT;
     *version = 3020;  // the context API version current drivers report (CUDA 3.2 and later contexts)
     return CUDA_SUCCESS;
+  });
+}
+
+// The profiler's start and stop marks: nothing to start (softgpu's own
+// profiling is --timing), but a context must be current, as on NVIDIA's driver.
+CUresult CUDAAPI cuProfilerStart(void) {
+  return guarded([&] {
+    return softgpu::cudadrv::context_stack().empty() ? CUDA_ERROR_INVALID_CONTEXT : rt(cudaProfilerStart());
+  });
+}
+
+CUresult CUDAAPI cuProfilerStop(void) {
+  return guarded([&] {
+    return softgpu::cudadrv::context_stack().empty() ? CUDA_ERROR_INVALID_CONTEXT : rt(cudaProfilerStop());
   });
 }

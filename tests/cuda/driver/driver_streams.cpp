@@ -7,6 +7,8 @@
 #include <cmath>
 #include <vector>
 
+#include <cudaProfiler.h>
+
 #include "drv_check.h"
 
 int main() {
@@ -150,6 +152,8 @@ int main() {
     }
   }
   CU_EXPECT(cuMemcpyPeer(dz, nullptr, dy, ctx, 4), CUDA_ERROR_INVALID_CONTEXT);
+  CU_CHECK(cuProfilerStart());  // marks around a region a profiler would record
+  CU_CHECK(cuProfilerStop());
   CU_CHECK(cuGraphExecDestroy(exec));
   CU_CHECK(cuGraphDestroy(graph));
   CU_CHECK(cuGraphCreate(&graph, 0));
