@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <map>
 #include <mutex>
 #include <set>
@@ -99,9 +100,11 @@ constexpr void fill_traps(Slot* slots, std::integer_sequence<int, S...>) {
 template <int T>
 struct Table {
   Slot slots[kTables[T].slots];
-  Table() {
+  // Traps everywhere but the slots given (slot number, function).
+  Table(std::initializer_list<std::pair<int, Slot>> implemented) {
     fill_traps<T>(slots, std::make_integer_sequence<int, kTables[T].slots>{});
     if (kTables[T].sized) slots[0] = reinterpret_cast<Slot>(sizeof(slots));
+    for (auto [i, fn] : implemented) slots[i] = fn;
   }
 };
 
@@ -244,40 +247,13 @@ CUresult CUDAAPI integrity_check(uint32_t version, uint64_t unix_seconds, uint64
 CUresult CUDAAPI tools_current_context(CUcontext* ctx) { return cuCtxGetCurrent(ctx); }
 
 const Slot* table(int id) {
-  static Table<kCudart> cudart = [] {
-    Table<kCudart> t;
-    t.slots[2] = reinterpret_cast<Slot>(&primary_context);
-    return t;
-  }();
-  static Table<kCallbackHooks> hooks = [] {
-    Table<kCallbackHooks> t;
-    t.slots[2] = reinterpret_cast<Slot>(&hook_buffer<1024>);
-    t.slots[6] = reinterpret_cast<Slot>(&hook_buffer<14>);
-    return t;
-  }();
-  static Table<kToolsTls> tls = [] {
-    Table<kToolsTls> t;
-    t.slots[2] = reinterpret_cast<Slot>(&tools_current_context);
-    return t;
-  }();
-  static Table<kContextLocal> local = [] {
-    Table<kContextLocal> t;
-    t.slots[0] = reinterpret_cast<Slot>(&local_put);
-    t.slots[1] = reinterpret_cast<Slot>(&local_delete);
-    t.slots[2] = reinterpret_cast<Slot>(&local_get);
-    return t;
-  }();
-  static Table<kContextChecks> checks = [] {
-    Table<kContextChecks> t;
-    t.slots[2] = reinterpret_cast<Slot>(&context_check);
-    t.slots[3] = reinterpret_cast<Slot>(&global_check);
-    return t;
-  }();
-  static Table<kIntegrity> integrity = [] {
-    Table<kIntegrity> t;
-    t.slots[1] = reinterpret_cast<Slot>(&integrity_check);
-    return t;
-  }();
+  auto fn = [](auto* f) { return reinterpret_cast<Slot>(f); };
+  static Table<kCudart> cudart{{2, fn(&primary_context)}};
+  static Table<kCallbackHooks> hooks{{2, fn(&hook_buffer<1024>)}, {6, fn(&hook_buffer<14>)}};
+  static Table<kToolsTls> tls{{2, fn(&tools_current_context)}};
+  static Table<kContextLocal> local{{0, fn(&local_put)}, {1, fn(&local_delete)}, {2, fn(&local_get)}};
+  static Table<kContextChecks> checks{{2, fn(&context_check)}, {3, fn(&global_check)}};
+  static Table<kIntegrity> integrity{{1, fn(&integrity_check)}};
   switch (id) {
     case kCudart: return cudart.slots;
     case kCallbackHooks: return hooks.slots;

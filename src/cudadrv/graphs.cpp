@@ -43,13 +43,13 @@ CUresult instantiate_logged(CUgraphExec* exec, CUgraph g, CUgraphNode* err_node,
   });
 }
 
-CUresult instantiate_params(CUgraphExec* exec, CUgraph g, CUDA_GRAPH_INSTANTIATE_PARAMS* p, CUstream s) {
+CUresult instantiate_params(CUgraphExec* exec, CUgraph g, CUDA_GRAPH_INSTANTIATE_PARAMS* p) {
   return guarded([&] {
     if (!p) return CUDA_ERROR_INVALID_VALUE;
     p->hErrNode_out = nullptr;
     CUresult r = instantiate(exec, g, p->flags & ~cuuint64_t(CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD));
+    // An upload (hUploadStream) has nothing to do: graphs run from host memory.
     p->result_out = r == CUDA_SUCCESS ? CUDA_GRAPH_INSTANTIATE_SUCCESS : CUDA_GRAPH_INSTANTIATE_ERROR;
-    (void)s;  // an upload has nothing to do: graphs run from host memory
     return r;
   });
 }
@@ -128,7 +128,7 @@ CUresult CUDAAPI cuGraphInstantiate_v2(CUgraphExec* e, CUgraph g, CUgraphNode* n
 
 CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec* phGraphExec, CUgraph hGraph,
                                               CUDA_GRAPH_INSTANTIATE_PARAMS* instantiateParams) {
-  return instantiate_params(phGraphExec, hGraph, instantiateParams, nullptr);
+  return instantiate_params(phGraphExec, hGraph, instantiateParams);
 }
 
 CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus* status, cuuint64_t* id,
@@ -334,7 +334,7 @@ CUresult CUDAAPI cuStreamBeginCapture_v2_ptsz(CUstream s, CUstreamCaptureMode mo
 CUresult CUDAAPI cuStreamEndCapture_ptsz(CUstream s, CUgraph* graph) { return end(per_thread(s), graph); }
 CUresult CUDAAPI cuGraphLaunch_ptsz(CUgraphExec exec, CUstream s) { return launch(exec, per_thread(s)); }
 CUresult CUDAAPI cuGraphInstantiateWithParams_ptsz(CUgraphExec* e, CUgraph g, CUDA_GRAPH_INSTANTIATE_PARAMS* p) {
-  return instantiate_params(e, g, p, nullptr);
+  return instantiate_params(e, g, p);
 }
 CUresult CUDAAPI cuStreamGetCaptureInfo_v3_ptsz(CUstream s, CUstreamCaptureStatus* status, cuuint64_t* id, CUgraph* g,
                                                 const CUgraphNode** deps, const CUgraphEdgeData** edges, size_t* n) {

@@ -6,21 +6,11 @@ reduction kernels with NVRTC to PTX (`softgpu run` sets
 CUPY_COMPILE_WITH_PTX=1); its prebuilt CUB kernels carry PTX for the newest
 GPU only, which softgpu runs in place of their machine code.
 """
-import sys
 
 import cupy as cp
 import numpy as np
 
-failures = []
-
-
-def check(name, got, want, tol=0.0):
-    got, want = np.asarray(got), np.asarray(want)
-    ok = got.shape == want.shape and (np.array_equal(got, want) if tol == 0 else np.allclose(got, want, rtol=tol, atol=tol))
-    print(f"{'PASS' if ok else 'FAIL'} {name}")
-    if not ok:
-        print(f"  got {got.ravel()[:8]} want {want.ravel()[:8]}")
-        failures.append(name)
+from checks import check, finish
 
 
 props = cp.cuda.runtime.getDeviceProperties(0)
@@ -74,7 +64,4 @@ a = rng.standard_normal((96, 80)).astype(np.float32)
 b = rng.standard_normal((80, 72)).astype(np.float32)
 check("matmul", (cp.asarray(a) @ cp.asarray(b)).get(), a @ b, 1e-4)
 
-if failures:
-    print(f"FAILED: {len(failures)} failures: {', '.join(failures)}")
-    sys.exit(1)
-print("PASSED: 0 failures")
+finish()

@@ -1,19 +1,10 @@
 """Numba-CUDA kernels under softgpu, each checked against NumPy on the host."""
 import math
-import sys
 
 import numpy as np
 from numba import cuda, float32, int32
 
-failures = []
-
-
-def check(name, got, want, tol=0.0):
-    got, want = np.asarray(got), np.asarray(want)
-    ok = got.shape == want.shape and (np.array_equal(got, want) if tol == 0 else np.allclose(got, want, rtol=tol, atol=tol))
-    print(f"{'PASS' if ok else 'FAIL'} {name}")
-    if not ok:
-        failures.append(name)
+from checks import check, finish
 
 
 rng = np.random.default_rng(7)
@@ -210,5 +201,4 @@ check("grid sync (this_grid().sync())", gout.copy_to_host(), ((gi + 1) % ng + (g
 dev = cuda.get_current_device()
 print("device:", dev.name.decode() if isinstance(dev.name, bytes) else dev.name, dev.compute_capability)
 
-print(f"{'FAILED' if failures else 'PASSED'}: {len(failures)} failures")
-sys.exit(1 if failures else 0)
+finish()
