@@ -58,7 +58,8 @@ void load_once(const Wrapper& w) {
   rt.register_var(h, &shadow, "no_such_variable", sizeof shadow, false);
 
   Status load = rt.init_module(h);
-  if (!one_of(load, {Status::Success, kInvalidKernelImage, Status::NoKernelImageForDevice, Status::InvalidPtx}))
+  if (!one_of(load, {Status::Success, kInvalidKernelImage, Status::NoKernelImageForDevice, Status::InvalidPtx,
+                     Status::UnsupportedPtxVersion}))
     violation("init_module: not a documented code", int(load));
   for (size_t i = 0; i < names.size(); ++i) {
     runtime::FuncAttributes fa;

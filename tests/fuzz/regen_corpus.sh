@@ -20,7 +20,7 @@ d = open('corpus/fatbin/vadd_default.fatbin', 'rb').read()
 open('corpus/fatbin/raw_zstd_frame.bin', 'wb').write(bytes([0, 975 & 255, 975 >> 8]) + d[3400:3400 + 397])
 PY
 # corpus/loading (fuzz_loading): a few real containers and corrupted copies
-# (container header size, payload size, a PTX typo).
+# (container header size, payload size, a PTX typo, a .version too new).
 cp corpus/fatbin/{vadd_default,vadd_compress_all,vadd_none,rdc_relfatbin}.fatbin corpus/loading/
 python3 - <<'PY'
 import struct
@@ -31,6 +31,8 @@ open('corpus/loading/header_size_ffff.fatbin', 'wb').write(patch(6, '<H', 0xffff
 open('corpus/loading/payload_past_end.fatbin', 'wb').write(patch(8, '<Q', len(d)))
 b = bytearray(d); i = b.find(b'.entry'); b[i + 1] = ord('x')
 open('corpus/loading/ptx_typo.fatbin', 'wb').write(bytes(b))
+b = bytearray(d); i = b.find(b'.version 9.0'); b[i + 11] = ord('9')  # newer than CUDA 13.0 reads
+open('corpus/loading/ptx_version_newer.fatbin', 'wb').write(bytes(b))
 PY
 # corpus/runtime_api (fuzz_runtime_api): random byte strings (seeded) and
 # valid_sequence.bin, hand-written: malloc, H2D, launch, sync, D2H, streams,
