@@ -1,7 +1,8 @@
 // libcuda.so.1's shared state and helpers. The driver API is a C ABI over
-// softgpu's libcudart.so.13 (cudart's public entry points, plus two private
-// ones, softgpu_cudart_*), so the program's runtime and driver calls share
-// one device, one memory and one softgpu::runtime::Runtime.
+// softgpu's runtime core, libsoftgpu_cudart.so (the runtime API's entry
+// points at version node SOFTGPU_CUDART, plus private ones, softgpu_cudart_*),
+// which libcudart.so.13 forwards to as well, so the program's runtime and
+// driver calls share one device, one memory and one softgpu::runtime::Runtime.
 //
 // Contexts: one device, one context, its primary context. cuCtxCreate
 // returns it too (an alias, counted so cuCtxDestroy balances). The context

@@ -51,3 +51,19 @@ endforeach()
 softgpu_cuda_program(static_memcheck_oob SOURCES sanitize/memcheck_oob.cu FLAGS -lineinfo STATIC)
 sanitize_test(sanitize.memcheck.static_oob static_memcheck_oob static_runtime/memcheck_oob.expected EXPECT_RC 3
               OPTS --tool memcheck --error-exitcode 3)
+
+# NVIDIA's own libcudart.so.13 loaded ahead of softgpu's, as a program (or a
+# Python wheel's library) whose DT_RPATH names NVIDIA's directory gets it:
+# DT_RPATH wins over the LD_LIBRARY_PATH `softgpu run` sets. That runtime
+# starts through softgpu's libcuda.so.1, whose calls into the runtime core
+# (libsoftgpu_cudart.so, version node SOFTGPU_CUDART) cannot bind to NVIDIA's
+# same-named functions; when the driver called libcudart.so.13's functions,
+# this program stopped at cudaErrorInsufficientDriver.
+set(_nv_rpath -Xlinker -rpath=${SOFTGPU_CUDA_INCLUDE_DIR}/../lib64 -Xlinker --disable-new-dtags)
+if(EXISTS ${SOFTGPU_CUDA_INCLUDE_DIR}/../lib64/libcudart.so.13)
+  softgpu_cuda_program(nvidia_cudart_streams SOURCES streams.cu FLAGS ${_nv_rpath})
+  cuda_test(nvidia_cudart_streams nvidia_cudart_streams STDOUT_REGEX "PASS streams")
+  softgpu_cuda_program(nvidia_cudart_driver SOURCES async_errors/runtime_driver.cu FLAGS -lcuda ${_nv_rpath}
+                       HEADERS driver/drv_check.h)
+  cuda_test(nvidia_cudart_driver_init nvidia_cudart_driver ARGS init STDOUT_REGEX "PASS runtime_driver init")
+endif()
