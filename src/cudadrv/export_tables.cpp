@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -82,11 +83,19 @@ void say_once(const std::string& what) {
   std::fprintf(stderr, "softgpu cuda: %s\n", what.c_str());
 }
 
+// The first four integer argument registers are read whatever the slot's
+// real parameters (x86-64: a callee may ignore or read them; they are only
+// printed), so the message says what the caller passed.
 template <int T, int S>
-CUresult CUDAAPI trap() {
+CUresult CUDAAPI trap(uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3) {
   const TableInfo& t = kTables[T];
-  say_once("NVIDIA's private driver table " + std::string(t.name) + " {" + uuid_text(t.uuid) + "} slot " +
-           std::to_string(S) + " was called; softgpu does not implement it");
+  char args[96];
+  std::snprintf(args, sizeof args, "%#lx, %#lx, %#lx, %#lx", static_cast<unsigned long>(a0),
+                static_cast<unsigned long>(a1), static_cast<unsigned long>(a2), static_cast<unsigned long>(a3));
+  static std::atomic<bool> said{false};  // once per slot, whatever the arguments
+  if (!said.exchange(true))
+    say_once("NVIDIA's private driver table " + std::string(t.name) + " {" + uuid_text(t.uuid) + "} slot " +
+             std::to_string(S) + " was called (first arguments " + args + "); softgpu does not implement it");
   return CUDA_ERROR_NOT_SUPPORTED;
 }
 
@@ -118,6 +127,15 @@ CUresult CUDAAPI primary_context(CUcontext* pctx, CUdevice dev) {
     return CUDA_SUCCESS;
   });
 }
+
+// CUDART_INTERFACE slot 12: called with no arguments by CUDA 13.2's runtime
+// (NVIDIA's libcudart.so.13 of the nvidia-cuda-runtime 13.2 wheel, which
+// PyTorch loads) as it starts, unless a variable of its own environment says
+// to skip it; CUDA_SUCCESS lets it go on, any other code fails every runtime
+// call (cudaErrorNotSupported while this slot trapped). Seen at the call
+// site; what NVIDIA's driver checks there is not known, and softgpu has
+// nothing to check.
+CUresult CUDAAPI runtime_start_check() { return CUDA_SUCCESS; }
 
 // TOOLS_RUNTIME_CALLBACK_HOOKS slots 2 and 6: memory the runtime keeps its
 // tool-callback state in (sizes as NVIDIA's driver hands out), owned by the
@@ -248,7 +266,7 @@ CUresult CUDAAPI tools_current_context(CUcontext* ctx) { return cuCtxGetCurrent(
 
 const Slot* table(int id) {
   auto fn = [](auto* f) { return reinterpret_cast<Slot>(f); };
-  static Table<kCudart> cudart{{2, fn(&primary_context)}};
+  static Table<kCudart> cudart{{2, fn(&primary_context)}, {12, fn(&runtime_start_check)}};
   static Table<kCallbackHooks> hooks{{2, fn(&hook_buffer<1024>)}, {6, fn(&hook_buffer<14>)}};
   static Table<kToolsTls> tls{{2, fn(&tools_current_context)}};
   static Table<kContextLocal> local{{0, fn(&local_put)}, {1, fn(&local_delete)}, {2, fn(&local_get)}};

@@ -222,6 +222,13 @@ CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBl
   });
 }
 
+CUresult CUDAAPI cuOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, CUfunction func, int numBlocks,
+                                                         int blockSize) {
+  return guarded([&] {
+    return rt(cudaOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize, fn(func), numBlocks, blockSize));
+  });
+}
+
 // The block size (a multiple of the warp size, largest first) that keeps
 // the most threads resident per SM, and the grid that fills the GPU with it.
 CUresult CUDAAPI cuOccupancyMaxPotentialBlockSizeWithFlags(int* minGridSize, int* blockSize, CUfunction func,

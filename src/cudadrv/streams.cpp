@@ -67,6 +67,14 @@ CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream) {
   return guarded([&] { return hEvent ? rt(cudaEventRecord(hEvent, hStream)) : CUDA_ERROR_INVALID_HANDLE; });
 }
 
+// CU_EVENT_RECORD_EXTERNAL (outside graph capture, the only use softgpu
+// has) records as the default does.
+CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags) {
+  return guarded([&] {
+    return hEvent ? rt(cudaEventRecordWithFlags(hEvent, hStream, flags)) : CUDA_ERROR_INVALID_HANDLE;
+  });
+}
+
 CUresult CUDAAPI cuEventSynchronize(CUevent hEvent) {
   return guarded([&] { return hEvent ? rt(cudaEventSynchronize(hEvent)) : CUDA_ERROR_INVALID_HANDLE; });
 }
@@ -96,6 +104,7 @@ CUresult CUDAAPI cuStreamSynchronize_ptsz(CUstream s);
 CUresult CUDAAPI cuStreamQuery_ptsz(CUstream s);
 CUresult CUDAAPI cuStreamWaitEvent_ptsz(CUstream s, CUevent e, unsigned int flags);
 CUresult CUDAAPI cuEventRecord_ptsz(CUevent e, CUstream s);
+CUresult CUDAAPI cuEventRecordWithFlags_ptsz(CUevent e, CUstream s, unsigned int flags);
 CUresult CUDAAPI cuStreamIsCapturing_ptsz(CUstream s, CUstreamCaptureStatus* status);
 }
 CUresult CUDAAPI cuStreamSynchronize_ptsz(CUstream s) { return cuStreamSynchronize(per_thread(s)); }
@@ -104,6 +113,9 @@ CUresult CUDAAPI cuStreamWaitEvent_ptsz(CUstream s, CUevent e, unsigned int flag
   return cuStreamWaitEvent(per_thread(s), e, flags);
 }
 CUresult CUDAAPI cuEventRecord_ptsz(CUevent e, CUstream s) { return cuEventRecord(e, per_thread(s)); }
+CUresult CUDAAPI cuEventRecordWithFlags_ptsz(CUevent e, CUstream s, unsigned int flags) {
+  return cuEventRecordWithFlags(e, per_thread(s), flags);
+}
 CUresult CUDAAPI cuStreamIsCapturing_ptsz(CUstream s, CUstreamCaptureStatus* status) {
   return cuStreamIsCapturing(per_thread(s), status);
 }

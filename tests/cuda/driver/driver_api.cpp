@@ -125,6 +125,24 @@ int part_ptx() {
                  best / best_bs * sms);
     return 1;
   }
+  // Dynamic shared memory a block may use with n blocks per SM: one block
+  // gets the opt-in maximum (the kernel has no static shared memory); n
+  // blocks fit with that much each, and not with a byte more.
+  int optin = 0;
+  CU_CHECK(cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 0));
+  for (int n = 1; n <= 3; ++n) {
+    size_t avail = 0;
+    CU_CHECK(cuOccupancyAvailableDynamicSMemPerBlock(&avail, f, n, 128));
+    int fit = 0, over = 0;
+    CU_CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&fit, f, 128, avail));
+    CU_CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&over, f, 128, avail + 1));
+    if ((n == 1 && avail != size_t(optin)) || avail == 0 || fit < n || (avail < size_t(optin) && over >= n)) {
+      std::fprintf(stderr, "FAIL available dynamic smem for %d blocks: %zu (opt-in %d; %d blocks fit, %d with a byte more)\n",
+                   n, avail, optin, fit, over);
+      return 1;
+    }
+  }
+  CU_EXPECT(cuOccupancyAvailableDynamicSMemPerBlock(nullptr, f, 1, 128), CUDA_ERROR_INVALID_VALUE);
 
   CU_CHECK(cuMemFree(dx));
   CU_CHECK(cuMemFree(dy));

@@ -42,7 +42,8 @@ int main() {
   CU_CHECK(cuEventRecord(start, s1));
   CU_CHECK(cuMemcpyHtoDAsync(dx, pinned_x, n * 4, s1));
   CU_CHECK(cuMemsetD32Async(dy, 0x40000000u, n, s2));  // 2.0f on the other stream
-  CU_CHECK(cuEventRecord(mid, s2));
+  CU_EXPECT(cuEventRecordWithFlags(mid, s2, 2), CUDA_ERROR_INVALID_VALUE);  // flags: DEFAULT 0, EXTERNAL 1
+  CU_CHECK(cuEventRecordWithFlags(mid, s2, CU_EVENT_RECORD_DEFAULT));
   CU_CHECK(cuStreamWaitEvent(s1, mid, 0));
   int nn = n;
   float a = -0.5f;
