@@ -13,6 +13,9 @@
 #     kernels, RawModule templates, its prebuilt CUB sort and cumsum (PTX for
 #     compute_120 only, run in place of their sm_90 machine code), matmul
 #     through softgpu's cuBLAS, each against NumPy.
+#   python_cupy_random: cupy.random (seed, random, standard_normal, normal,
+#     randint) through softgpu's libcurand.so.10, against the laws and NumPy
+#     samples (moments, two-sample KS, chi-square), not values.
 #   sanitize.python_numba_oob: memcheck names the Numba kernel's
 #     out-of-bounds read and write, thread and allocation, and the failed
 #     synchronize, as compute-sanitizer does.
@@ -33,6 +36,10 @@ if(TARGET nvjitlink AND TARGET cuda_driver)
               --stdout "device: NVIDIA H100.*\\(softgpu\\) sm_90"
               --stderr "PTX only for compute_1[0-9]+. running that PTX in its place"
               -- $<TARGET_FILE:softgpu> run -- {PY} ${_pydir}/cupy_kernels.py)
+  if(TARGET curand)
+    python_test(python_cupy_random "cuda;python" --stdout "PASSED: 0 failures" --stdout "PASS randint range"
+                -- $<TARGET_FILE:softgpu> run -- {PY} ${_pydir}/cupy_random.py)
+  endif()
   python_test(sanitize.python_numba_oob "cuda;python;sanitize" --rc 1
               --stdout "^========= Invalid __global__ read of size 4 bytes$"
               --stdout "^=========     at __main__::scale_unguarded.* in PTX line [0-9]+$"
