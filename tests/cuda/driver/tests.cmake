@@ -9,6 +9,7 @@
 #     cuModuleLoadData, cuModuleLoadFatBinary, cuModuleLoadDataEx, cuLibrary*.
 #   driver_errors: CUresult codes for bad input; an unimplemented entry point.
 #   driver_streams: streams and events.
+#   driver_tables: cuGetExportTable, the private tables (softgpu's answers).
 #   driver_arrays: pitched memory, 2-D/3-D copies, 2-D memsets, arrays,
 #     texture objects (kernels from driver_kernels.ptx).
 #   driver_nvrtc: NVRTC-compiled source loaded and launched (as CuPy does).
@@ -28,7 +29,7 @@ if(TARGET cuda_driver)
     set(_drv_host -ccbin ${CMAKE_CXX_COMPILER})
   endif()
   # Driver-API-only programs: no CUDA runtime at all.
-  foreach(p driver_api driver_fatbin driver_errors driver_streams driver_link driver_arrays)
+  foreach(p driver_api driver_fatbin driver_errors driver_streams driver_link driver_arrays driver_tables)
     add_custom_command(
       OUTPUT ${_bin}/${p}
       COMMAND ${SOFTGPU_NVCC} -cudart none -O2 -std=c++17 ${_drv_host} -o ${_bin}/${p} ${_drv}/${p}.cpp -lcuda
@@ -75,6 +76,8 @@ if(TARGET cuda_driver)
   cuda_test(driver_errors driver_errors STDOUT_REGEX "PASS driver_errors"
             STDERR_REGEX "softgpu cuda: cuTensorMapEncodeIm2colWide is not implemented yet\n")
   cuda_test(driver_streams driver_streams STDOUT_REGEX "PASS driver_streams")
+  cuda_test(driver_tables driver_tables STDOUT_REGEX "PASS driver_tables"
+            STDERR_REGEX "softgpu cuda: cuGetExportTable: NVIDIA's private table {01234567-89ab-cdef-1032-547698badcfe} is not provided\n@@softgpu cuda: NVIDIA's private driver table CUDART_INTERFACE {6bd5fb6c-5bf4-e74a-8987-d93912fd9df9} slot 5 was called \\(first arguments 0x11, 0x22, 0x33, 0x44\\); softgpu does not implement it\n")
   cuda_test(driver_ptx_errors driver_ptx_errors STDOUT_REGEX "PASS driver_ptx_errors")
   cuda_test(driver_link driver_link ARGS ${_lk} STDOUT_REGEX "PASS driver_link")
   # NVRTC's PTX through the driver API (NVIDIA's libnvrtc, found by rpath).
