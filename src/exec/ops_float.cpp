@@ -1,8 +1,9 @@
 // Floating-point instructions: f32/f64 arithmetic with .ftz/.sat and the
 // four IEEE rounding modes, the .approx special functions, comparisons,
 // and f16/bf16 (scalar and x2) arithmetic. NaN results are the canonical
-// NaN NVIDIA hardware returns. add/mul are executed unfused (ptxas may fuse
-// them on real hardware).
+// NaN NVIDIA hardware returns. An f32/f64 mul and add/sub without rounding
+// modifiers that ptxas would fuse arrive here as one fma, fused by the
+// decoder (program/contract.cpp); f16 ones are executed unfused.
 #include <cmath>
 
 #include "exec/float_util.h"
@@ -29,6 +30,13 @@ template <class T, bool Z, bool S> struct FSub { static T f(T a, T b) { return f
 template <class T, bool Z, bool S> struct FMul { static T f(T a, T b) { return fout<T, Z, S>(fin<T, Z>(a) * fin<T, Z>(b)); } };
 template <class T, bool Z, bool S> struct FFma {
   static T f(T a, T b, T c) { return fout<T, Z, S>(std::fma(fin<T, Z>(a), fin<T, Z>(b), fin<T, Z>(c))); }
+};
+// The fma the decoder makes of a mul and a sub (program/contract.cpp).
+template <class T, bool Z, bool S> struct FFmaNegProduct {
+  static T f(T a, T b, T c) { return FFma<T, Z, S>::f(-a, b, c); }
+};
+template <class T, bool Z, bool S> struct FFmaNegAddend {
+  static T f(T a, T b, T c) { return FFma<T, Z, S>::f(a, b, -c); }
 };
 template <class T, bool Z> struct FDiv { static T f(T a, T b) { return fout<T, Z, false>(fin<T, Z>(a) / fin<T, Z>(b)); } };
 // div.approx / div.full.f32: for 2^126 < |b| < 2^128 the hardware returns
@@ -286,7 +294,11 @@ ExecFn mad(const Inst& in) {
   return nullptr;
 }
 ExecFn fma(const Inst& in) {
-  if (Type t = in.type; t == Type::F32 || t == Type::F64) return pick_arith<FFma, 3>(in);
+  if (Type t = in.type; t == Type::F32 || t == Type::F64) {
+    if (in.m.neg_product()) return pick_arith<FFmaNegProduct, 3>(in);
+    if (in.m.neg_addend()) return pick_arith<FFmaNegAddend, 3>(in);
+    return pick_arith<FFma, 3>(in);
+  }
   return pick_half<3, 3>(in, in.m.ftz, in.m.sat, in.m.relu);
 }
 ExecFn div(const Inst& in) {

@@ -298,6 +298,8 @@ bool Emitter::lower_float(const Inst& in) {
       Value* a = get(1);
       Value* b = get(2);
       Value* c = get(3);
+      if (in.m.neg_product()) a = B.CreateFNeg(a);  // a mul and a sub fused (program/contract.cpp)
+      if (in.m.neg_addend()) c = B.CreateFNeg(c);
       r = B.CreateIntrinsic(Intrinsic::fma, {a->getType()}, {a, b, c});
       break;
     }

@@ -729,6 +729,7 @@ bool decode(const DecodeInput& in, Program& out, std::vector<ptx::Diagnostic>& d
       for (auto& o : inst.o) patch(o);
     for (auto& o : f.vec_operands) patch(o);
     compute_facts(f);
+    if (contract_mul_add(f)) compute_facts(f);
     if (f.code.empty()) continue;
     auto ipdom = immediate_post_dominators(f);
     for (uint32_t pc = 0; pc < f.code.size(); ++pc) f.code[pc].reconv = ipdom[pc];

@@ -35,4 +35,9 @@ std::vector<uint32_t> immediate_post_dominators(const Function& f);
 // counts) for functions too large to analyse cheaply.
 void find_undefined_reads(Function& f);
 
+// Fuses f32/f64 mul + add/sub pairs without rounding modifiers into fma
+// where ptxas does (program/contract.cpp); f.facts first, and again after
+// a change. True if it changed something.
+bool contract_mul_add(Function& f);
+
 }  // namespace softgpu::program

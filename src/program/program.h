@@ -111,12 +111,17 @@ struct Modifiers {
   // .l/.r (shf), .warp (bar.warp.sync), .cluster (barrier.cluster; a scope
   // elsewhere), .popc (bar.red): bits of one byte, so that Inst keeps its size.
   static constexpr uint8_t kLeft = 1, kRight = 2, kWarp = 4, kCluster = 8, kPopc = 16;
+  // An fma the decoder made of a mul and a sub (program/contract.cpp):
+  // fma(-a, b, c) or fma(a, b, -c).
+  static constexpr uint8_t kNegProduct = 32, kNegAddend = 64;
   uint8_t bits = 0;
   bool left() const { return bits & kLeft; }
   bool right() const { return bits & kRight; }
   bool warp() const { return bits & kWarp; }
   bool cluster() const { return bits & kCluster; }
   bool popc() const { return bits & kPopc; }
+  bool neg_product() const { return bits & kNegProduct; }
+  bool neg_addend() const { return bits & kNegAddend; }
 };
 
 // A position in CUDA source: file indexes Program::source_files.
