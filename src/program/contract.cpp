@@ -21,6 +21,8 @@
 // requires that they are not written in between (ptxas, working on SSA
 // values, has no such limit) and that the product register has one
 // definition. The mul itself stays (its result is then unused).
+#include <algorithm>
+
 #include "program/decoder.h"
 #include "program/facts.h"
 
@@ -69,8 +71,8 @@ bool contract_mul_add(Function& f) {
   for (uint32_t pc = 0; pc < n; ++pc) {
     const Inst& in = f.code[pc];
     if (in.op == Opcode::Bra && in.target <= n) leader[in.target] = 1;
-    if (in.op == Opcode::Brx)
-      for (uint32_t t : f.branch_tables.at(in.aux)) leader[std::min(t, n)] = 1;
+    if (in.op == Opcode::Brx && in.aux < f.branch_tables.size())
+      for (uint32_t t : f.branch_tables[in.aux]) leader[std::min(t, n)] = 1;
     if (ends_block(in.op)) leader[pc + 1] = 1;
   }
   for (uint32_t pc = 0, b = 0; pc < n; ++pc) {
@@ -85,8 +87,9 @@ bool contract_mul_add(Function& f) {
     for (uint32_t s : reads(f, pc))
       if (!(s & kPredSlot) && s < f.num_regs) uses[s].push_back(pc);
   }
+  auto slot = [&](const Operand& o) { return o.kind == OK::Reg && o.reg < f.num_regs; };
   auto written_between = [&](const Operand& o, uint32_t from, uint32_t to) {
-    if (o.kind != OK::Reg) return false;
+    if (!slot(o)) return o.kind == OK::Reg;  // a register outside the frame: do not fuse
     for (uint32_t d : defs[o.reg])
       if (d > from && d < to) return true;
     return false;
@@ -96,7 +99,7 @@ bool contract_mul_add(Function& f) {
   std::vector<uint8_t> eligible(n, 0);
   for (uint32_t m = 0; m < n; ++m) {
     const Inst& mul = f.code[m];
-    if (!product(mul) || defs[mul.o[0].reg].size() != 1 || uses[mul.o[0].reg].empty()) continue;
+    if (!product(mul) || !slot(mul.o[0]) || defs[mul.o[0].reg].size() != 1 || uses[mul.o[0].reg].empty()) continue;
     bool all = true;
     for (uint32_t u : uses[mul.o[0].reg]) {
       const Inst& user = f.code[u];
@@ -110,7 +113,7 @@ bool contract_mul_add(Function& f) {
     if (!sum(add)) continue;
     for (int side = 1; side <= 2; ++side) {
       const Operand& o = add.o[side];
-      if (o.kind != OK::Reg || defs[o.reg].size() != 1) continue;
+      if (!slot(o) || defs[o.reg].size() != 1) continue;
       const uint32_t m = defs[o.reg][0];
       if (!eligible[m] || m >= pc) continue;
       const Inst& mul = f.code[m];
