@@ -1,6 +1,6 @@
 // Level 1 (S, D), Level 2 gemv (S, D), Level 3 gemm, gemmStridedBatched and
 // gemmBatched (S, D, H), Hgemm, gemmEx, gemmStridedBatchedEx and
-// gemmBatchedEx, and the geam extension
+// gemmBatchedEx (real, and complex: blas_complex.h), and the geam extension
 // (S, D): argument checks, pointer modes, then
 // the kernels of kernels.cu on the handle's stream; gemm calls cuBLAS would
 // run on tensor cores (tensor_core.h) go to those of kernels_tc.cu.
@@ -10,7 +10,9 @@
 
 #include "blas_args.h"
 #include "handle.h"
+#include "blas_complex.h"
 #include "kernels.h"
+#include "kernels_complex.h"
 #include "tensor_core.h"
 
 namespace softgpu::cublas {
@@ -161,8 +163,10 @@ cublasStatus_t gemm_ex(const char* name, cublasHandle_t h, cublasOperation_t tra
   bool ta, tb;
   if (auto st = gemm_args(transa, transb, m, n, k, lda, ldb, ldc, ta, tb); st != CUBLAS_STATUS_SUCCESS) return st;
   if (batch < 0 || !alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
-  GemmCombo combo;
-  if (!gemm_combo(at, bt, ct, comp, combo)) {
+  bool dbl;
+  const bool cx = complex_combo(at, bt, ct, comp, dbl);
+  GemmCombo combo{};
+  if (!cx && !gemm_combo(at, bt, ct, comp, combo)) {
     std::fprintf(stderr, "softgpu cublas: %s: Atype %s, Btype %s, Ctype %s with %s is not supported\n", name,
                  type_name(at), type_name(bt), type_name(ct), compute_name(comp));
     return CUBLAS_STATUS_NOT_SUPPORTED;
@@ -173,8 +177,12 @@ cublasStatus_t gemm_ex(const char* name, cublasHandle_t h, cublasOperation_t tra
   }
   if (m == 0 || n == 0 || batch == 0) return CUBLAS_STATUS_SUCCESS;
   const bool dev = h->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+  if (arrays && (!arrays[0] || !arrays[1] || !arrays[2])) return CUBLAS_STATUS_INVALID_VALUE;
+  if (cx)
+    return from_cuda(launch_gemm_complex(h->stream, dbl, complex_op(transa), complex_op(transb), m, n, k,
+                                         dev ? nullptr : alpha, dev ? alpha : nullptr, a, lda, sa, b, ldb, sb,
+                                         dev ? nullptr : beta, dev ? beta : nullptr, c, ldc, sc, batch, arrays));
   if (arrays) {
-    if (!arrays[0] || !arrays[1] || !arrays[2]) return CUBLAS_STATUS_INVALID_VALUE;
     if (TcGemm tc; tensor_core_route(h->math_mode, comp, combo, tc))
       return from_cuda(launch_gemm_tc(h->stream, tc, ta, tb, m, n, k, dev ? nullptr : alpha, dev ? alpha : nullptr,
                                       nullptr, lda, 0, nullptr, ldb, 0, dev ? nullptr : beta, dev ? beta : nullptr,
@@ -245,6 +253,16 @@ cublasStatus_t gemm_batched(const char* name, cudaDataType type, cublasComputeTy
 }
 
 }  // namespace
+
+cublasStatus_t gemm_ex_call(const char* name, cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb,
+                            int m, int n, int k, const void* alpha, const void* a, cudaDataType at, int64_t lda,
+                            long long sa, const void* b, cudaDataType bt, int64_t ldb, long long sb,
+                            const void* beta, void* c, cudaDataType ct, int64_t ldc, long long sc, int batch,
+                            cublasComputeType_t comp, const void* const* const* arrays) {
+  return gemm_ex(name, h, transa, transb, m, n, k, alpha, a, at, lda, sa, b, bt, ldb, sb, beta, c, ct, ldc, sc, batch,
+                 comp, CUBLAS_GEMM_DEFAULT, arrays);
+}
+
 }  // namespace softgpu::cublas
 
 namespace sc = softgpu::cublas;

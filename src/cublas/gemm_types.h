@@ -51,7 +51,7 @@ inline const char* compute_name(cublasComputeType_t t) {
 }
 
 // The rows of cuBLAS's table of gemmEx type combinations that softgpu
-// implements (real types; 8I and complex are not implemented):
+// implements (real types; complex: blas_complex.h; 8I is not implemented):
 //   16F, 16F_PEDANTIC:        A/B 16F,  C 16F,        scalars f16
 //   32F, 32F_PEDANTIC:        A/B 16F,  C 16F or 32F; A/B 16BF, C 16BF or
 //                             32F; A/B 32F, C 32F;     scalars f32

@@ -192,7 +192,7 @@ static int unsupported(cublasHandle_t h) {
   const float one = 1.0f;
   const double oned = 1.0;
   const auto N = CUBLAS_OP_N;
-  // Not in cuBLAS's table, or in it but not implemented here (8I, complex).
+  // Not in cuBLAS's table, or in it but not implemented here (8I; complex: cublas_complex.cu).
   EXPECT_STATUS(cublasGemmEx(h, N, N, 4, 4, 4, &one, p, CUDA_R_16F, 4, p, CUDA_R_16F, 4, &one, p, CUDA_R_64F, 4,
                              CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT), CUBLAS_STATUS_NOT_SUPPORTED);
   EXPECT_STATUS(cublasGemmEx(h, N, N, 4, 4, 4, &one, p, CUDA_R_16F, 4, p, CUDA_R_16BF, 4, &one, p, CUDA_R_32F, 4,
@@ -206,7 +206,7 @@ static int unsupported(cublasHandle_t h) {
   EXPECT_STATUS(cublasGemmEx(h, N, N, 4, 4, 4, &one, p, CUDA_R_8I, 4, p, CUDA_R_8I, 4, &one, p, CUDA_R_32F, 4,
                              CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT), CUBLAS_STATUS_NOT_SUPPORTED);
   EXPECT_STATUS(cublasGemmStridedBatchedEx(h, N, N, 4, 4, 4, &one, p, CUDA_C_32F, 4, 16, p, CUDA_C_32F, 4, 16, &one,
-                                           p, CUDA_C_32F, 4, 16, 2, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                                           p, CUDA_C_64F, 4, 16, 2, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                 CUBLAS_STATUS_NOT_SUPPORTED);
   EXPECT_STATUS(cublasGemmEx(h, N, N, 4, 4, 4, &one, p, CUDA_R_32F, 4, p, CUDA_R_32F, 4, &one, p, CUDA_R_32F, 4,
                              CUBLAS_COMPUTE_32F, (cublasGemmAlgo_t)50), CUBLAS_STATUS_NOT_SUPPORTED);

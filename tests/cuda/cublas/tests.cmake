@@ -17,6 +17,8 @@
 #     32-bit one byte for byte, and NOT_SUPPORTED for a size beyond int.
 #   cublas_transfer: Set/GetVector, Set/GetMatrix, Async and _64 forms, byte
 #     by byte against where each element must land; invalid values, refused copies.
+#   cublas_complex: C/Zgemm, C/ZgemmStridedBatched, C/ZgemmBatched, GemmEx
+#     and GemmStridedBatchedEx with CUDA_C_32F / CUDA_C_64F (ops N/T/C).
 #   cublas_unsupported: an unimplemented routine returns NOT_SUPPORTED and
 #     says so once on stderr.
 #   cublas_tensor_core PART: the tensor-core gemm (tf32 incl. the exact-f32
@@ -34,6 +36,9 @@ if(TARGET cublas)
     softgpu_cuda_program(cublas_${group} SOURCES cublas/cublas_${group}.cu FLAGS -lcublas)
     cuda_test(cublas_${group} cublas_${group} STDOUT_REGEX "PASS cublas_${group}")
   endforeach()
+  softgpu_cuda_program(cublas_complex SOURCES cublas/cublas_complex.cu FLAGS -lcublas HEADERS cublas/common.cuh cublas/near.cuh)
+  cuda_test(cublas_complex cublas_complex STDOUT_REGEX "PASS cublas_complex"
+            STDERR_REGEX "softgpu cublas: cublasGemmEx: Atype CUDA_C_32F, Btype CUDA_C_32F, Ctype CUDA_C_64F")
   softgpu_cuda_program(cublas_more SOURCES cublas/cublas_more.cu FLAGS -lcublas HEADERS cublas/common.cuh cublas/near.cuh)
   foreach(part level1 ger symv trsv dgmm syrk trsm sgemmex)
     cuda_test(cublas_more_${part} cublas_more ARGS ${part} STDOUT_REGEX "PASS cublas_more ${part}")
