@@ -29,36 +29,37 @@ void Warp::report_step(const Function& f, uint32_t pc, const Inst& in, uint32_t 
   // goes to group i of it; global groups first (cp.async: the read, then the
   // shared write).
   struct Group {
+    Group(ptx::Space s, bool w, uint32_t o) : space(s), write(w), ordinal(o) {}
     ptx::Space space;
     bool write;
     uint32_t ordinal;
     uint32_t lanes = 0, bytes = 0;
-    std::array<uint64_t, kWarpSize> addr{};
+    std::array<uint64_t, kWarpSize> addr;  // valid for `lanes`
   };
   std::vector<Group> groups;
   constexpr size_t kSpaces = size_t(ptx::Space::Generic) + 1;
-  std::array<uint8_t, kWarpSize * 2 * kSpaces> seen{};  // per lane, direction and space: accesses so far
+  std::array<uint32_t, kWarpSize * 2 * kSpaces> seen{};  // per lane, direction and space: accesses so far
+  // Per direction and space, the group of each ordinal (a wgmma or a TMA
+  // copy makes thousands of one-lane accesses: no linear search).
+  std::array<std::vector<uint32_t>, 2 * kSpaces> group_of;
   for (const Access& a : accesses_) {
-    uint8_t& n = seen[(a.lane * 2 + a.write) * kSpaces + uint8_t(a.space)];
-    const uint32_t ord = n++;
-    auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) {
-      return x.space == a.space && x.write == a.write && x.ordinal == ord;
-    });
-    if (g == groups.end()) {
-      groups.push_back({a.space, a.write, ord});
-      g = groups.end() - 1;
+    const uint32_t ord = seen[(a.lane * 2 + a.write) * kSpaces + uint8_t(a.space)]++;
+    auto& index = group_of[a.write * kSpaces + uint8_t(a.space)];
+    if (index.size() <= ord) {
+      index.push_back(uint32_t(groups.size()));
+      groups.emplace_back(a.space, a.write, ord);
     }
+    Group* g = &groups[index[ord]];
     g->lanes |= 1u << a.lane;
     g->bytes = std::max(g->bytes, a.size);
     g->addr[a.lane] = a.addr;
   }
-  std::stable_sort(groups.begin(), groups.end(), [](const Group& x, const Group& y) {
-    return (x.space == ptx::Space::Shared) < (y.space == ptx::Space::Shared);
-  });
   std::vector<MemoryAccess> mem;
   mem.reserve(groups.size());
-  for (const Group& g : groups)
-    mem.push_back({g.space, kind_of(in, g.write, g.space), g.bytes, g.lanes, g.addr.data()});
+  for (bool shared : {false, true})
+    for (const Group& g : groups)
+      if ((g.space == ptx::Space::Shared) == shared)
+        mem.push_back({g.space, kind_of(in, g.write, g.space), g.bytes, g.lanes, g.addr.data()});
 
   WarpStep st;
   st.warp = {cta_->linear, warp_id_};
@@ -71,6 +72,7 @@ void Warp::report_step(const Function& f, uint32_t pc, const Inst& in, uint32_t 
   st.executed = mask;
   if (isa::has_flag(in.op, isa::kBranch)) st.taken = mask;
   st.mem = mem;
+  st.sync = syncs_;
   if (faulted_) st.outcome = StepOutcome::Faulted;
   else if (state == WarpState::AtBarrier) {
     st.outcome = StepOutcome::AtBarrier;

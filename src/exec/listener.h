@@ -30,6 +30,17 @@ struct MemoryAccess {
   const uint64_t* lane_addr = nullptr; // 32 entries, valid for `lanes` during the call
 };
 
+// What an instruction did to an mbarrier object (mbarrier.arrive and
+// cp.async.mbarrier.arrive, the complete_tx of cp.async.bulk and TMA copies,
+// test_wait/try_wait), one record per lane, for timing models that wait on
+// the phase in simulated time rather than replay the executor's spin loop.
+struct SyncEvent {
+  enum class Kind : uint8_t { Arrive, Tx, WaitDone, WaitPending };
+  Kind kind = Kind::Arrive;
+  bool completed = false;  // Arrive/Tx: this update completed the object's current phase
+  uint64_t object = 0;     // the object's identity (its host address; stable while its CTA lives)
+};
+
 // Exited: the warp has no live thread left after this instruction.
 enum class StepOutcome : uint8_t { Retired, AtBarrier, AtClusterBarrier, Exited, Faulted };
 
@@ -44,6 +55,7 @@ struct WarpStep {
   uint32_t executed = 0;  // lanes whose guard held
   uint32_t taken = 0;     // bra/brx: lanes that took the branch
   std::span<const MemoryAccess> mem;  // 0..2 (cp.async: a global read and a shared write)
+  std::span<const SyncEvent> sync;    // mbarrier updates and waits, per lane (usually empty)
   StepOutcome outcome = StepOutcome::Retired;
   uint32_t barrier_id = 0;            // AtBarrier: the named barrier
   uint32_t barrier_count = 0;         // AtBarrier: the thread count operand (0 = all of the CTA)

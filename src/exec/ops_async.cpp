@@ -193,6 +193,11 @@ bool arrive(Warp& w, Mbar& m, uint32_t lane, uint32_t count, bool drop, uint64_t
   return true;
 }
 
+// The timing model's record of an update or wait on the object at p.
+void note(Warp& w, const std::byte* p, SyncEvent::Kind k, bool completed = false) {
+  w.note_sync({k, completed, uint64_t(reinterpret_cast<uintptr_t>(p))});
+}
+
 bool tx_update(Warp& w, Mbar& m, uint32_t lane, int64_t delta) {
   const int64_t t = int64_t(m.tx) + delta;
   if (t > int64_t(kMaxCount) || t < -int64_t(kMaxCount)) {
@@ -209,8 +214,10 @@ bool mbarrier_complete_tx(Warp& w, std::byte* p, uint32_t lane, uint32_t bytes, 
   Mbar m;
   if (!load_init(w, p, lane, m, what)) return false;
   if (!tx_update(w, m, lane, -int64_t(bytes))) return false;
+  const bool before = m.phase;
   m.maybe_complete();
   store(p, m);
+  note(w, p, SyncEvent::Kind::Tx, m.phase != before);
   return true;
 }
 
@@ -259,22 +266,28 @@ void exec_mbarrier(Warp& w, const Inst& in, uint32_t mask) {
         if (!check_count(w, l, v[l], "mbarrier.arrive")) return;
         count = uint32_t(v[l]);
       }
+      const bool before = m.phase;
       if (!arrive(w, m, l, count, Op == MbOp::ArriveDrop, &out[l])) return;
       store(p, m);
+      note(w, p, SyncEvent::Kind::Arrive, m.phase != before);
     } else if constexpr (Op == MbOp::CpAsyncArrive) {
       // The copies already happened. Without .noinc the pending count is
       // raised by one before the arrive: no net change.
       if (!load_init(w, p, l, m, "cp.async.mbarrier.arrive")) return;
+      const bool before = m.phase;
       if (has_mod(in, ".noinc")) {
         if (!arrive(w, m, l, 1, false, nullptr)) return;
         store(p, m);
       }
+      note(w, p, SyncEvent::Kind::Arrive, m.phase != before);
     } else if constexpr (Op == MbOp::ExpectTx || Op == MbOp::CompleteTx) {
       if (!load_init(w, p, l, m, Op == MbOp::ExpectTx ? "mbarrier.expect_tx" : "mbarrier.complete_tx")) return;
       const int64_t c = int64_t(uint32_t(v ? v[l] : 0));
       if (!tx_update(w, m, l, Op == MbOp::ExpectTx ? c : -c)) return;
+      const bool before = m.phase;
       if (Op == MbOp::CompleteTx) m.maybe_complete();
       store(p, m);
+      if (Op == MbOp::CompleteTx) note(w, p, SyncEvent::Kind::Tx, m.phase != before);
     } else {  // test_wait / try_wait
       if (!load_init(w, p, l, m, "mbarrier wait")) return;
       // .parity: the operand is the parity of the phase waited for;
@@ -282,6 +295,7 @@ void exec_mbarrier(Warp& w, const Inst& in, uint32_t mask) {
       // the current parity differs from it.
       const bool want = has_mod(in, ".parity") ? (v[l] & 1) != 0 : (v[l] & kPhase) != 0;
       if (m.phase != want) done |= 1u << l;
+      note(w, p, m.phase != want ? SyncEvent::Kind::WaitDone : SyncEvent::Kind::WaitPending);
     }
   });
   if (w.faulted()) return;
@@ -344,8 +358,10 @@ void exec_cp_bulk(Warp& w, const Inst& in, uint32_t mask) {
       Mbar m;
       if (!p || !load_init(w, p, l, m, "cp.async.bulk complete_tx")) return;
       if (!tx_update(w, m, l, -int64_t(n))) return;
+      const bool before = m.phase;
       m.maybe_complete();
       store(p, m);
+      note(w, p, SyncEvent::Kind::Tx, m.phase != before);
     }
   });
 }

@@ -145,12 +145,20 @@ bool load_smem(Warp& w, uint64_t desc, bool mn_major, uint32_t mn0, uint32_t row
   const Desc d = decode_desc(desc);
   const uint32_t e = elem_bits(t) / 8;
   for (uint32_t r = 0; r < rows; ++r)
-    for (uint32_t k = 0; k < K; ++k) {
-      const std::byte* p = w.translate(ptx::Space::Shared, elem_addr(d, mn_major, mn0 + r, k, e), e, 0, false);
+    for (uint32_t k = 0; k < K;) {
+      // Elements adjacent in shared memory (along K in a K-major layout,
+      // inside one 16-byte unit, which swizzling keeps whole) are read as
+      // one access: one translate, and one record for a listener.
+      const uint32_t a = elem_addr(d, mn_major, mn0 + r, k, e);
+      uint32_t n = 1;
+      while (k + n < K && a % 16 + (n + 1) * e <= 16 && elem_addr(d, mn_major, mn0 + r, k + n, e) == a + n * e) ++n;
+      const std::byte* p = w.translate(ptx::Space::Shared, a, n * e, 0, false);
       if (!p) return false;
-      uint32_t bits = 0;
-      std::memcpy(&bits, p, e);
-      out[r][k] = decode(t, bits);
+      for (uint32_t i = 0; i < n; ++i, ++k) {
+        uint32_t bits = 0;
+        std::memcpy(&bits, p + i * e, e);
+        out[r][k] = decode(t, bits);
+      }
     }
   return true;
 }

@@ -48,6 +48,7 @@ void Warp::restart(Cta& cta, uint32_t warp_id, uint32_t nlanes) {
   exited_ = 0;
   faulted_ = stop_after_step_ = tracing_ = false;
   accesses_.clear();
+  syncs_.clear();
   trace_pc_ = trace_sync_mask_ = 0;
   // trace_members_ is written before each traced warp-synchronous instruction that reads it.
   if (local_used_) {  // a warp that ended with exit still holds its lanes' memory
@@ -253,6 +254,7 @@ bool Warp::step(uint64_t& n) {
     const Function& f = *fn_;  // a call changes fn_
     tracing_ = true;
     accesses_.clear();
+    syncs_.clear();
     trace_pc_ = pc;
     trace_sync_mask_ = is_warp_sync(in) ? sync_members(in, mask, trace_members_) : 0;
     const bool r = execute(in, top, pc, active, mask);

@@ -262,6 +262,10 @@ class Warp {
   void note_access(ptx::Space space, uint64_t addr, uint32_t size, uint32_t lane, bool write) {
     if (tracing_) accesses_.push_back({addr, size, uint8_t(lane), space, write});
   }
+  // Records a lane's mbarrier update or wait (WarpStep::sync) while tracing.
+  void note_sync(const SyncEvent& e) {
+    if (tracing_) syncs_.push_back(e);
+  }
   ptx::Space generic_space(uint64_t addr) const;
   // True if [addr, addr+size) is aligned and in arena chunks that are mapped
   // and already touched (and not constant, for a write), or inside the
@@ -365,6 +369,7 @@ class Warp {
   };
   bool tracing_ = false;
   std::vector<Access> accesses_;
+  std::vector<SyncEvent> syncs_;
   // While tracing: the instruction's pc and membermask union (WarpStep), and
   // the buffer a suppressed access reads zeros from and writes into
   // (ExecutionListener::check_access).

@@ -98,6 +98,12 @@ void compute_facts(Function& f) {
     if (in.op == isa::Opcode::Cp)
       for (const auto& m : in.raw_mods)
         if (m == ".wait_group" || m == ".wait_all") u.flags |= kFactAsyncWait;
+    if (in.op == isa::Opcode::Wgmma)
+      for (const auto& m : in.raw_mods) {
+        if (m == ".mma_async") u.flags |= kFactTensorAsync;
+        if (m == ".commit_group") u.flags |= kFactTensorCommit;
+        if (m == ".wait_group") u.flags |= kFactTensorWait;
+      }
     u.first = uint32_t(f.reg_slots.size());
     if (w.size() > 255 || r.size() > 255) u.flags |= kFactSlotsCut;
     u.writes = uint8_t(std::min<size_t>(w.size(), 255));

@@ -191,7 +191,7 @@ struct InstFacts {
   uint32_t first = 0;
   uint8_t writes = 0, reads = 0;
   uint8_t pipe = 0;   // program::Pipe
-  uint8_t flags = 0;  // kFactAsyncWait
+  uint8_t flags = 0;  // kFact*
   uint8_t sequence = 0;  // program::Sequence (program/sequence.h): 0 = one machine instruction
   uint8_t tensor = 0;         // mma / wmma.mma: TensorKind (0 = not a tensor-core product)
   uint32_t tensor_flops = 0;  // 2 x m x n x k of the product (one warp instruction)
@@ -200,6 +200,9 @@ struct InstFacts {
 enum class TensorKind : uint8_t { None, Fp16F32, Fp16F16, Bf16F32, Tf32, Fp64, Int8, Fp8F32, Fp8F16 };
 inline constexpr uint8_t kFactAsyncWait = 2;  // cp.async.wait_group / wait_all
 inline constexpr uint8_t kFactSlotsCut = 4;   // more than 255 reads or writes: the sets are cut short
+inline constexpr uint8_t kFactTensorAsync = 8;    // wgmma.mma_async
+inline constexpr uint8_t kFactTensorCommit = 16;  // wgmma.commit_group
+inline constexpr uint8_t kFactTensorWait = 32;    // wgmma.wait_group
 inline constexpr uint32_t kPredSlot = 0x8000'0000u;
 
 struct Function {

@@ -70,7 +70,12 @@ Completion complete(const TimingParams& p, MemorySystem& mem, const TraceOp& op,
       r.async_done = mem.load(at, lines, op.n_lines);
       r.from_memory = false;
       break;
-    default: r.from_memory = false; break;
+    case OpKind::MbarWait: r.done = mem.shared(at, 1); break;  // reads the object once its phase is complete
+    default:
+      // A wgmma's shared-memory operands go through the banks as well.
+      if (op.tensor_flops && op.wavefronts) r.done = std::max(r.done, mem.shared(at, op.wavefronts));
+      r.from_memory = false;
+      break;
   }
   return r;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <unordered_set>
 
 #include "program/facts.h"
 #include "timing/schedule.h"
@@ -33,11 +34,20 @@ AddressCounts count_addresses(const exec::MemoryAccess& a) {
   return c;
 }
 
+// The op's lines: those of every group of its accesses (a TMA copy reads a
+// box as one group per row), each line once.
 void add_lines(CtaTrace& t, TraceOp& op, const exec::MemoryAccess& a) {
   const Coalesced c = coalesce(a.lane_addr, a.lanes, a.bytes_per_lane);
-  op.lines = uint32_t(t.lines.size());
-  op.n_lines = c.n_lines;
-  t.lines.insert(t.lines.end(), c.lines.begin(), c.lines.begin() + c.n_lines);
+  if (op.n_lines == 0) op.lines = uint32_t(t.lines.size());
+  for (uint32_t i = 0; i < c.n_lines; ++i) {
+    auto* first = t.lines.data() + op.lines;
+    auto* hit = std::find_if(first, first + op.n_lines, [&](const LineAccess& x) { return x.line == c.lines[i].line; });
+    if (hit != first + op.n_lines) hit->sectors |= c.lines[i].sectors;
+    else {
+      t.lines.push_back(c.lines[i]);
+      ++op.n_lines;
+    }
+  }
 }
 
 }  // namespace
@@ -51,6 +61,13 @@ void TraceRecorder::append(CtaTrace& t, const exec::WarpStep& s) {
   op.tensor = f.tensor;
   op.tensor_flops = f.tensor_flops;
   if (f.flags & program::kFactAsyncWait) op.kind = OpKind::AsyncWait;
+  if (f.flags & program::kFactTensorCommit) op.kind = OpKind::TensorCommit;
+  if (f.flags & program::kFactTensorWait) {
+    op.kind = OpKind::TensorWait;
+    const auto& n = s.inst->o[0];
+    op.group_n = uint8_t(std::min<int64_t>(n.kind == program::Operand::Kind::Imm ? n.imm : 0, 255));
+  }
+  op.async_tensor = (f.flags & program::kFactTensorAsync) != 0;
   // A lane-less (guarded-off) instruction still issues, reads its guard and writes nothing.
   auto w = program::writes(*s.fn, s.pc), r = program::reads(*s.fn, s.pc);
   op.slots = uint32_t(t.slots.size());
@@ -58,8 +75,18 @@ void TraceRecorder::append(CtaTrace& t, const exec::WarpStep& s) {
   op.n_reads = uint8_t(r.size());
   if (op.n_writes) t.slots.insert(t.slots.end(), w.begin(), w.end());
   t.slots.insert(t.slots.end(), r.begin(), r.end());
+  uint64_t tensor_shared_bytes = 0;
+  std::unordered_set<uint64_t> operand_addrs;
   for (const auto& a : s.mem) {
     if (!a.lanes) continue;
+    if (op.tensor_flops && a.space == Space::Shared) {
+      // wgmma's shared-memory operands (the warp that completes the
+      // warpgroup's operation reads them all, B once per warp): the
+      // distinct bytes go through the banks.
+      for (uint32_t m = a.lanes; m; m &= m - 1)
+        if (operand_addrs.insert(a.lane_addr[std::countr_zero(m)]).second) tensor_shared_bytes += a.bytes_per_lane;
+      continue;
+    }
     if (a.space == Space::Shared) {
       if (op.kind == OpKind::AsyncCopy) continue;  // the shared half of cp.async
       op.kind = OpKind::Shared;
@@ -84,6 +111,8 @@ void TraceRecorder::append(CtaTrace& t, const exec::WarpStep& s) {
       add_lines(t, op, a);
     }
   }
+  if (tensor_shared_bytes)
+    op.wavefronts = uint16_t(std::min<uint64_t>((tensor_shared_bytes + 127) / 128, UINT16_MAX));
   if (s.outcome == exec::StepOutcome::AtBarrier || s.outcome == exec::StepOutcome::AtClusterBarrier) {
     op.kind = OpKind::Barrier;
     op.barrier_id = uint8_t(s.barrier_id);
@@ -93,12 +122,95 @@ void TraceRecorder::append(CtaTrace& t, const exec::WarpStep& s) {
   t.warps[s.warp.warp_in_cta].ops.push_back(op);
 }
 
+uint32_t PhaseLinker::phase_of(CtaTrace& t, uint64_t object, uint32_t number) {
+  auto [it, fresh] = phases_.try_emplace({object, number}, 0);
+  if (fresh) {
+    t.phases.push_back(0);
+    it->second = uint32_t(t.phases.size());
+  }
+  return it->second;
+}
+
+uint32_t PhaseLinker::link(CtaTrace& t, const exec::WarpStep& s) {
+  const uint32_t wi = s.warp.warp_in_cta;
+  if (spins_.size() <= wi) spins_.resize(wi + 1);
+  Spin& spin = spins_[wi];
+  auto& ops = t.warps[wi].ops;
+  TraceOp& op = ops.back();
+  bool waited = false, pending = false;
+  uint64_t wait_object = 0;
+  std::unique_lock<std::mutex> lock(counts_.m, std::defer_lock);
+  if (!s.sync.empty()) lock.lock();
+  for (const exec::SyncEvent& e : s.sync) {
+    uint32_t& done = counts_.completed[e.object];
+    switch (e.kind) {
+      case exec::SyncEvent::Kind::Arrive:
+      case exec::SyncEvent::Kind::Tx:
+        if (op.role == PhaseRole::None) {
+          op.phase = phase_of(t, e.object, done);
+          ++t.phases[op.phase - 1];
+          op.role = e.kind == exec::SyncEvent::Kind::Tx               ? PhaseRole::Tx
+                    : s.inst && s.inst->op == isa::Opcode::Cp ? PhaseRole::AsyncArrive
+                                                                      : PhaseRole::Arrive;
+        }
+        if (e.completed) ++done;
+        break;
+      case exec::SyncEvent::Kind::WaitDone:
+        if (!waited && done > 0) op.phase = phase_of(t, e.object, done - 1);  // the latest completed phase
+        waited = true;
+        wait_object = e.object;
+        break;
+      case exec::SyncEvent::Kind::WaitPending:
+        pending = true;
+        wait_object = e.object;
+        break;
+    }
+  }
+  auto hold = [&] {
+    spin.held.push_back(op);
+    ops.pop_back();
+    ++held_ops_;
+    return 0u;
+  };
+  // Ends the spin: the held ops go back into the trace before the current
+  // one (`keep`), or are dropped (an iteration of the spin loop).
+  auto release = [&](bool keep) {
+    const uint32_t n = uint32_t(spin.held.size());
+    if (keep) ops.insert(ops.end() - 1, spin.held.begin(), spin.held.end());
+    else
+      for (const TraceOp& h : spin.held)
+        if (h.role != PhaseRole::None) --t.phases[h.phase - 1];  // a contribution that no longer comes
+    held_ops_ -= n;
+    spin.held.clear();
+    spin.object = 0;
+    return keep ? n + 1 : 1u;
+  };
+  if (pending) {  // a failed wait: what the warp did since its last failed wait on the object was a spin iteration
+    const uint32_t fresh = spin.object == 0 ? 0 : release(spin.object != wait_object) - 1;
+    spin.object = wait_object;
+    hold();
+    return fresh;
+  }
+  if (waited) {
+    if (op.phase) op.kind = OpKind::MbarWait;
+    return spin.object == 0 ? 1 : release(spin.object != wait_object);
+  }
+  if (spin.object != 0) {
+    if (spin.held.size() < kMaxHeld && op.kind != OpKind::Barrier && op.kind != OpKind::Exit) return hold();
+    return release(true);
+  }
+  return 1;
+}
+
 // A CTA's context: its trace (when sampled), its clocks (when the kernel
-// reads them), and a one-op trace for the clocks of a CTA not sampled.
+// reads them), its mbarrier links, and a trace for the clocks of a CTA not
+// sampled (emptied whenever no warp holds ops back).
 struct RecorderCta {
   std::unique_ptr<CtaTrace> trace;
   std::unique_ptr<CtaClock> clock;
   CtaTrace scratch;
+  PhaseLinker phases;
+  explicit RecorderCta(PhaseCounts& counts) : phases(counts) {}
 };
 
 void TraceRecorder::launch_begin(const exec::LaunchInfo& info) {
@@ -110,7 +222,7 @@ void TraceRecorder::launch_begin(const exec::LaunchInfo& info) {
 void* TraceRecorder::cta_begin(uint32_t cta_linear, Dim3, uint32_t warps) {
   const bool wanted = !wanted_ || wanted_(cta_linear);
   if (!wanted && !clocks_) return nullptr;
-  auto* c = new RecorderCta;
+  auto* c = new RecorderCta(phase_counts_);
   if (wanted) {
     c->trace = std::make_unique<CtaTrace>();
     c->trace->cta_linear = cta_linear;
@@ -125,9 +237,13 @@ void TraceRecorder::step(const exec::WarpStep& s) {
   if (!c) return;
   CtaTrace& t = c->trace ? *c->trace : c->scratch;
   append(t, s);
-  if (c->clock) c->clock->step(s.warp.warp_in_cta, t, t.warps[s.warp.warp_in_cta].ops.back());
-  if (!c->trace) {
-    t.warps[s.warp.warp_in_cta].ops.clear();
+  const uint32_t fresh = c->phases.link(t, s);
+  if (c->clock) {
+    const auto& ops = t.warps[s.warp.warp_in_cta].ops;
+    for (size_t i = ops.size() - fresh; i < ops.size(); ++i) c->clock->step(s.warp.warp_in_cta, t, ops[i]);
+  }
+  if (!c->trace && !c->phases.holding()) {
+    for (auto& w : t.warps) w.ops.clear();
     t.slots.clear();
     t.lines.clear();
   }

@@ -6,22 +6,21 @@
 #include <span>
 
 #include "timing/op_cost.h"
-#include "timing/scoreboard.h"
+#include "timing/warp_rules.h"
 
 namespace softgpu::timing {
 namespace {
 
-constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+constexpr uint64_t kNever = kNeverCycle;
 
 struct Warp {
   const CtaTrace* cta = nullptr;
   const WarpTrace* tr = nullptr;
   uint32_t slot = 0, sp = 0, index = 0;
   size_t next = 0;
-  Scoreboard sb{0, 0};
+  WarpRules rules;
   uint64_t launch_at = 0;   // the CTA's first cycle
   uint64_t free_at = 0;     // released from a barrier at
-  uint64_t async_done = 0;  // cp.async copies complete at
   uint64_t last = 0;        // cycle of its last result
   bool at_barrier = false, done = false;
   uint8_t bar_id = 0;
@@ -30,6 +29,7 @@ struct Warp {
 struct Slot {
   std::vector<uint32_t> warps;
   uint32_t alive = 0;
+  PhaseClock phases;  // the CTA's mbarrier phases
 };
 
 class Run {
@@ -87,23 +87,14 @@ class Run {
     bool launched;
   };
 
-  std::span<const uint32_t> reads(const Warp& w, const TraceOp& op) const {
-    return {w.cta->slots.data() + op.slots + op.n_writes, op.n_reads};
-  }
-  std::span<const uint32_t> writes(const Warp& w, const TraceOp& op) const {
-    return {w.cta->slots.data() + op.slots, op.n_writes};
-  }
-
   State eval(uint32_t wi, uint64_t t) const {
     const Warp& w = warps_[wi];
     if (w.launch_at > t) return {wi, w.launch_at, WarpStall::Barrier, false};
     if (w.at_barrier) return {wi, kNever, WarpStall::Barrier, true};
     if (w.free_at > t) return {wi, w.free_at, WarpStall::Barrier, true};
     const TraceOp& op = w.tr->ops[w.next];
-    bool mem = false;
-    uint64_t rt = w.sb.ready(reads(w, op), writes(w, op), mem);
-    WarpStall why = mem ? WarpStall::LongScoreboard : WarpStall::Wait;
-    if (op.kind == OpKind::AsyncWait && w.async_done > rt) { rt = w.async_done; why = WarpStall::LongScoreboard; }
+    auto [rt, why] = w.rules.ready(*w.cta, op, slots_[w.slot].phases, false);
+    if (rt == kNever) return {wi, kNever, why, true};  // an mbarrier phase another warp has yet to complete
     const uint64_t pf = pipe_free_[w.sp][size_t(op.pipe)];
     if (pf > rt) { rt = pf; why = WarpStall::MathPipeThrottle; }
     return {wi, std::max(rt, t), rt <= t ? WarpStall::NotSelected : why, true};
@@ -128,6 +119,7 @@ class Run {
     Slot& slot = slots_[s];
     slot.warps.clear();
     slot.alive = 0;
+    slot.phases = PhaseClock(*c);
     for (const auto& wt : c->warps) {
       if (wt.ops.empty()) continue;
       Warp w;
@@ -154,10 +146,7 @@ class Run {
     pipe_free_[w.sp][size_t(op.pipe)] = t + c.busy;
     stats_.pipe_busy[size_t(op.pipe)] += std::max<uint64_t>(c.busy, c.slots);
     last_issued_[w.sp] = int(wi);
-    const Completion r = complete(p_, mem_, op, w.cta->lines.data() + op.lines, t, c);
-    if (r.async_done > 0) w.async_done = std::max(w.async_done, ceil_cycle(r.async_done));
-    const uint64_t dc = std::max(ceil_cycle(r.done), t + 1);
-    w.sb.write(writes(w, op), dc, r.from_memory);
+    const uint64_t dc = w.rules.issue(p_, mem_, *w.cta, op, t, c, slots_[w.slot].phases);
     w.last = std::max(w.last, dc);
     ++stats_.warp_instructions;
     ++w.next;
@@ -226,17 +215,5 @@ SmStats SmModel::run(const std::vector<const CtaTrace*>& ctas, uint32_t resident
   return Run(p_, mem_, ctas, resident_ctas).go();
 }
 
-std::string_view stall_name(WarpStall s) {
-  switch (s) {
-    case WarpStall::Selected: return "selected";
-    case WarpStall::NotSelected: return "not_selected";
-    case WarpStall::LongScoreboard: return "long_scoreboard";
-    case WarpStall::Wait: return "wait";
-    case WarpStall::MathPipeThrottle: return "math_pipe_throttle";
-    case WarpStall::Barrier: return "barrier";
-    case WarpStall::Count_: break;
-  }
-  return "unknown";
-}
 
 }  // namespace softgpu::timing

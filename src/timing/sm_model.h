@@ -12,21 +12,10 @@
 #include "timing/memory_system.h"
 #include "timing/params.h"
 #include "timing/trace.h"
+#include "timing/warp_rules.h"
 
 namespace softgpu::timing {
 
-// What each resident warp was doing, cycle by cycle (warp-cycles), named as
-// Nsight Compute's warp states.
-enum class WarpStall : uint8_t {
-  Selected,          // issued this cycle
-  NotSelected,       // ready, another warp issued
-  LongScoreboard,    // waiting for a memory result (or its async copies)
-  Wait,              // waiting for a fixed-latency result
-  MathPipeThrottle,  // its pipe is busy with earlier instructions
-  Barrier,           // waiting at a barrier for the rest of its CTA
-  Count_
-};
-std::string_view stall_name(WarpStall s);
 
 struct SmStats {
   uint64_t cycles = 0;             // from the first issue to the last result

@@ -24,15 +24,17 @@ CtaClock::Warp& CtaClock::warp(uint32_t w) {
 
 void CtaClock::step(uint32_t wi, const CtaTrace& t, const TraceOp& op) {
   Warp& w = warp(wi);
-  const std::span<const uint32_t> writes{t.slots.data() + op.slots, op.n_writes};
-  const std::span<const uint32_t> reads{t.slots.data() + op.slots + op.n_writes, op.n_reads};
-  uint64_t at = std::max({w.next_issue, w.sb.ready(reads, writes), w.pipe_free[size_t(op.pipe)]});
-  if (op.kind == OpKind::AsyncWait) at = std::max(at, w.async_done);
+  if (t.phases.size() > phases_size_) {  // phases the recorder linked since
+    phases_.grow(t.phases.size());
+    phases_size_ = t.phases.size();
+  }
+  // The executor ran `op` only once every phase it waits for was complete,
+  // so the contributions it has seen are all there are.
+  const uint64_t ready = w.rules.ready(t, op, phases_, true).at;
+  const uint64_t at = std::max({w.next_issue, ready, w.pipe_free[size_t(op.pipe)]});
   const IssueCost c = issue_cost(p_, op);
   w.pipe_free[size_t(op.pipe)] = at + c.busy;
-  const Completion r = complete(p_, w.mem, op, t.lines.data() + op.lines, at, c);
-  if (r.async_done > 0) w.async_done = std::max(w.async_done, ceil_cycle(r.async_done));
-  w.sb.write(writes, std::max(ceil_cycle(r.done), at + 1), r.from_memory);
+  w.rules.issue(p_, w.mem, t, op, at, c, phases_);
   w.next_issue = at + 1;
   if (op.kind == OpKind::Barrier) w.arrived = at;
 }

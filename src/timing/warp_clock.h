@@ -3,10 +3,9 @@
 // too late for a value the program goes on computing with, so these clocks
 // are kept while the functional executor runs: each warp has its own issue
 // timeline, timed as the SM model would time the warp alone on its
-// sub-partition (in order, at most one instruction a cycle, each waiting for
-// its operands on the scoreboard, its pipe's issue interval and, for
-// cp.async waits, its copies; results after the pipe's latency or when the
-// memory system has them). The warps of a CTA share one L1 and L2 content
+// sub-partition (in order, at most one instruction a cycle, each waiting as
+// timing/warp_rules.h says and for its pipe's issue interval; results after
+// the pipe's latency or when the memory system has them). The warps of a CTA share one L1 and L2 content
 // (so one warp's loads warm the caches for the others) but each has its own
 // bandwidth queues, and they meet at barriers. What other warps and CTAs do
 // to a warp's issue slots and to the bandwidths is not seen: a dependent
@@ -19,8 +18,8 @@
 
 #include "timing/memory_system.h"
 #include "timing/params.h"
-#include "timing/scoreboard.h"
 #include "timing/trace.h"
+#include "timing/warp_rules.h"
 
 namespace softgpu::timing {
 
@@ -43,9 +42,9 @@ class CtaClock {
   struct Warp {
     explicit Warp(MemorySystem m) : mem(std::move(m)) {}
     MemorySystem mem;
-    Scoreboard sb{0, 0};
+    WarpRules rules;
     std::array<uint64_t, size_t(program::Pipe::Count_)> pipe_free{};
-    uint64_t next_issue = 0, async_done = 0, arrived = 0;
+    uint64_t next_issue = 0, arrived = 0;
   };
   Warp& warp(uint32_t w);
   const TimingParams& p_;
@@ -53,6 +52,8 @@ class CtaClock {
   Caches caches_;
   const SectorCache* warm_ = nullptr;
   std::vector<Warp> warps_;
+  PhaseClock phases_;  // grows with the trace's phases
+  size_t phases_size_ = 0;
 };
 
 }  // namespace softgpu::timing

@@ -2,6 +2,10 @@
 // decoded kernel and hand-made records; expectations worked out by hand.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <string>
+#include <vector>
+
 #include "../program/decode_util.h"
 #include "timing/recorder.h"
 
@@ -120,3 +124,133 @@ TEST(TraceRecorder, HandsEachWantedCtaToTheSink) {
 }
 
 }  // namespace
+
+namespace {
+
+// A recorder's CTA context as TraceRecorder::step keeps it: append, then link.
+struct Linked {
+  PhaseCounts counts;
+  CtaTrace t;
+  PhaseLinker linker{counts};
+  uint32_t feed(const exec::WarpStep& s) {
+    TraceRecorder::append(t, s);
+    return linker.link(t, s);
+  }
+};
+
+exec::WarpStep on(const program::Function& f, uint32_t warp, uint32_t pc, std::span<const exec::SyncEvent> sync = {}) {
+  exec::WarpStep s = step(f, pc);
+  s.warp.warp_in_cta = warp;
+  s.sync = sync;
+  return s;
+}
+
+constexpr const char* kSpin =
+    "mbarrier.arrive.shared.b64 %rd5, [%rd1];\n"               // 0
+    "LOOP: mbarrier.try_wait.parity.shared.b64 %p1, [%rd1], %r1;\n"  // 1
+    "@%p1 bra DONE;\n"                                         // 2
+    "bra LOOP;\n"                                              // 3
+    "DONE: add.f32 %f2, %f1, %f1;\n"                           // 4
+    "exit;\n";                                                 // 5
+
+}  // namespace
+
+// Warp 0 spins on an mbarrier (the executor's failed try_waits) until warps
+// 1 and 2 have arrived: its trace keeps the one wait that succeeded, linked
+// to the phase both arrivals count toward; the spin iterations are gone.
+TEST(TraceRecorder, MbarrierSpinBecomesOneWaitOnThePhase) {
+  auto p = test::decode(kSpin);
+  const auto& f = p.functions[0];
+  const uint64_t obj = 0x5a5a0001;
+  using K = exec::SyncEvent::Kind;
+  const exec::SyncEvent pending{K::WaitPending, false, obj}, done{K::WaitDone, false, obj};
+  const exec::SyncEvent arrive{K::Arrive, false, obj}, last{K::Arrive, true, obj};
+  Linked c;
+  EXPECT_EQ(c.feed(on(f, 1, 0, {&arrive, 1})), 1u);
+  for (int spin = 0; spin < 3; ++spin) {
+    EXPECT_EQ(c.feed(on(f, 0, 1, {&pending, 1})), 0u);
+    EXPECT_EQ(c.feed(on(f, 0, 2)), 0u);
+    EXPECT_EQ(c.feed(on(f, 0, 3)), 0u);
+  }
+  EXPECT_EQ(c.feed(on(f, 2, 0, {&last, 1})), 1u);
+  EXPECT_EQ(c.feed(on(f, 0, 1, {&done, 1})), 1u);
+  EXPECT_FALSE(c.linker.holding());
+  c.feed(on(f, 0, 2));
+  c.feed(on(f, 0, 4));
+  const auto& w0 = c.t.warps[0].ops;
+  ASSERT_EQ(w0.size(), 3u);  // the wait, its branch, the add
+  EXPECT_EQ(w0[0].kind, OpKind::MbarWait);
+  ASSERT_EQ(c.t.phases.size(), 1u);
+  EXPECT_EQ(c.t.phases[0], 2u);  // two arrivals
+  EXPECT_EQ(w0[0].phase, 1u);
+  for (int w : {1, 2}) {
+    ASSERT_EQ(c.t.warps[size_t(w)].ops.size(), 1u);
+    EXPECT_EQ(c.t.warps[size_t(w)].ops[0].role, PhaseRole::Arrive);
+    EXPECT_EQ(c.t.warps[size_t(w)].ops[0].phase, 1u);
+  }
+  // The next phase of the same object is another one.
+  c.feed(on(f, 1, 0, {&last, 1}));
+  EXPECT_EQ(c.t.warps[1].ops.back().phase, 2u);
+}
+
+// A failed wait followed by other work that never waits on the object again
+// is not a spin: the held ops come back, in order, at the warp's exit.
+TEST(TraceRecorder, HeldOpsComeBackWhenNoWaitFollows) {
+  auto p = test::decode(kSpin);
+  const auto& f = p.functions[0];
+  const exec::SyncEvent pending{exec::SyncEvent::Kind::WaitPending, false, 0x5a5a0002};
+  Linked c;
+  EXPECT_EQ(c.feed(on(f, 0, 1, {&pending, 1})), 0u);
+  EXPECT_EQ(c.feed(on(f, 0, 4)), 0u);
+  exec::WarpStep ex = on(f, 0, 5);
+  ex.outcome = exec::StepOutcome::Exited;
+  EXPECT_EQ(c.feed(ex), 3u);
+  const auto& ops = c.t.warps[0].ops;
+  ASSERT_EQ(ops.size(), 3u);
+  EXPECT_EQ(ops[0].pipe, program::Pipe::Lsu);  // the failed try_wait, an ordinary op
+  EXPECT_NE(ops[0].kind, OpKind::MbarWait);
+  EXPECT_EQ(ops[1].pipe, program::Pipe::Fma);
+  EXPECT_EQ(ops[2].kind, OpKind::Exit);
+}
+
+// An op whose accesses come in several groups (a TMA box, one group per
+// row; a lane's vector elements) keeps the lines of all of them, each once.
+TEST(TraceRecorder, EveryGroupsLinesCountOnce) {
+  auto p = test::decode("ld.global.v2.f32 {%f1, %f2}, [%rd1];\n");
+  const auto& f = p.functions[0];
+  uint64_t a0[32] = {0x1000}, a1[32] = {0x2004}, a2[32] = {0x1040};
+  const exec::MemoryAccess groups[3] = {{ptx::Space::Global, exec::AccessKind::Load, 4, 1u, a0},
+                                        {ptx::Space::Global, exec::AccessKind::Load, 4, 1u, a1},
+                                        {ptx::Space::Global, exec::AccessKind::Load, 4, 1u, a2}};
+  CtaTrace t;
+  TraceRecorder::append(t, step(f, 0, groups));
+  const TraceOp& op = t.warps[0].ops[0];
+  ASSERT_EQ(op.n_lines, 2u);
+  EXPECT_EQ(t.lines[op.lines].line, 0x1000u);
+  EXPECT_EQ(t.lines[op.lines].sectors, 0b0101);  // 0x1000 and 0x1040: sectors 0 and 2
+  EXPECT_EQ(t.lines[op.lines + 1].line, 0x2000u);
+}
+
+// A wgmma m64n64k16 f16 whose completing warp read A (64 rows x 32 bytes)
+// once and B (64 x 32 bytes) once per warp of the warpgroup, as the
+// executor does: the distinct 4 KB go through the banks, 32 wavefronts.
+TEST(TraceRecorder, WgmmaChargesItsDistinctOperandBytes) {
+  std::string d;
+  for (int i = 1; i <= 32; ++i) d += (i > 1 ? ", %acc" : "%acc") + std::to_string(i);
+  auto p = test::decode(".reg .f32 %acc<33>;\nwgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {" + d +
+                        "}, %rd1, %rd2, 1, 1, 1, 0, 0;\n");
+  const auto& f = p.functions[0];
+  std::vector<std::array<uint64_t, 32>> addr;
+  for (uint64_t i = 0; i < 128; ++i) addr.push_back({0x0 + 16 * i});  // A: 2 KB
+  for (int rank = 0; rank < 4; ++rank)
+    for (uint64_t i = 0; i < 128; ++i) addr.push_back({0x800 + 16 * i});  // B: 2 KB, four times
+  std::vector<exec::MemoryAccess> mem;
+  for (auto& a : addr) mem.push_back({ptx::Space::Shared, exec::AccessKind::Load, 16, 1u, a.data()});
+  CtaTrace t;
+  TraceRecorder::append(t, step(f, 0, mem));
+  const TraceOp& op = t.warps[0].ops[0];
+  EXPECT_EQ(op.kind, OpKind::Compute);
+  EXPECT_TRUE(op.async_tensor);
+  EXPECT_EQ(op.tensor_flops, 2u * 16 * 64 * 16);  // the warp's quarter
+  EXPECT_EQ(op.wavefronts, 32u);
+}
