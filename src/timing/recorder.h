@@ -31,6 +31,15 @@ struct ClockSetup {
   const SectorCache* warm = nullptr;  // what earlier launches left in the L2 (or null)
 };
 
+// Completed phases per mbarrier object (its host address) across a
+// launch's CTAs (a cluster's TMA completes bytes on its peers' objects),
+// whatever host thread runs them. A number only has to agree between the
+// events of one object while its CTA lives.
+struct PhaseCounts {
+  std::mutex m;
+  std::unordered_map<uint64_t, uint32_t> completed;
+};
+
 // One CTA's mbarrier bookkeeping (the executor's SyncEvents): each wait
 // that found its phase complete becomes an MbarWait on that phase, each
 // arrival or copy that counted toward a phase is linked to it, so the SM
@@ -41,15 +50,6 @@ struct ClockSetup {
 // kept out of its trace. Ops after a failed wait are held back until that
 // is known; more than kMaxHeld of them, a barrier or the warp's exit, or a
 // wait on another object, and they go into the trace (real work).
-// Completed phases per mbarrier object (its host address) across a
-// launch's CTAs (a cluster's TMA completes bytes on its peers' objects),
-// whatever host thread runs them. A number only has to agree between the
-// events of one object while its CTA lives.
-struct PhaseCounts {
-  std::mutex m;
-  std::unordered_map<uint64_t, uint32_t> completed;
-};
-
 class PhaseLinker {
  public:
   static constexpr size_t kMaxHeld = 64;

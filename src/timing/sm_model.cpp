@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <span>
 
 #include "timing/op_cost.h"
@@ -10,8 +9,6 @@
 
 namespace softgpu::timing {
 namespace {
-
-constexpr uint64_t kNever = kNeverCycle;
 
 struct Warp {
   const CtaTrace* cta = nullptr;
@@ -43,7 +40,7 @@ class Run {
     uint64_t t = 0;
     std::vector<State> state;
     while (alive_ > 0) {
-      uint64_t next_event = kNever;
+      uint64_t next_event = kNeverCycle;
       tally_.clear();
       picks_.assign(sps_, -1);
       for (uint32_t sp = 0; sp < sps_; ++sp) {
@@ -63,7 +60,7 @@ class Run {
       }
       bool issued = false;
       for (int pk : picks_) issued |= pk >= 0;
-      if (!issued && next_event == kNever) { stats_.deadlock = true; break; }  // barriers that never complete
+      if (!issued && next_event == kNeverCycle) { stats_.deadlock = true; break; }  // barriers that never complete
       const uint64_t dt = issued ? 1 : next_event - t;
       stats_.resident_warp_cycles += dt * tally_.size();
       for (WarpStall why : tally_) stats_.stalls[size_t(why)] += dt;
@@ -90,11 +87,11 @@ class Run {
   State eval(uint32_t wi, uint64_t t) const {
     const Warp& w = warps_[wi];
     if (w.launch_at > t) return {wi, w.launch_at, WarpStall::Barrier, false};
-    if (w.at_barrier) return {wi, kNever, WarpStall::Barrier, true};
+    if (w.at_barrier) return {wi, kNeverCycle, WarpStall::Barrier, true};
     if (w.free_at > t) return {wi, w.free_at, WarpStall::Barrier, true};
     const TraceOp& op = w.tr->ops[w.next];
     auto [rt, why] = w.rules.ready(*w.cta, op, slots_[w.slot].phases, false);
-    if (rt == kNever) return {wi, kNever, why, true};  // an mbarrier phase another warp has yet to complete
+    if (rt == kNeverCycle) return {wi, kNeverCycle, why, true};  // an mbarrier phase another warp has yet to complete
     const uint64_t pf = pipe_free_[w.sp][size_t(op.pipe)];
     if (pf > rt) { rt = pf; why = WarpStall::MathPipeThrottle; }
     return {wi, std::max(rt, t), rt <= t ? WarpStall::NotSelected : why, true};
@@ -214,6 +211,5 @@ SmStats SmModel::run(const std::vector<const CtaTrace*>& ctas, uint32_t resident
   if (ctas.empty()) return {};
   return Run(p_, mem_, ctas, resident_ctas).go();
 }
-
 
 }  // namespace softgpu::timing

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <span>
 
 #include "timing/op_cost.h"
 
@@ -24,10 +23,7 @@ CtaClock::Warp& CtaClock::warp(uint32_t w) {
 
 void CtaClock::step(uint32_t wi, const CtaTrace& t, const TraceOp& op) {
   Warp& w = warp(wi);
-  if (t.phases.size() > phases_size_) {  // phases the recorder linked since
-    phases_.grow(t.phases.size());
-    phases_size_ = t.phases.size();
-  }
+  if (t.phases.size() > phases_.size()) phases_.grow(t.phases.size());  // phases the recorder linked since
   // The executor ran `op` only once every phase it waits for was complete,
   // so the contributions it has seen are all there are.
   const uint64_t ready = w.rules.ready(t, op, phases_, true).at;

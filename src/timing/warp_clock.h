@@ -5,8 +5,9 @@
 // timeline, timed as the SM model would time the warp alone on its
 // sub-partition (in order, at most one instruction a cycle, each waiting as
 // timing/warp_rules.h says and for its pipe's issue interval; results after
-// the pipe's latency or when the memory system has them). The warps of a CTA share one L1 and L2 content
-// (so one warp's loads warm the caches for the others) but each has its own
+// the pipe's latency or when the memory system has them). The warps of a
+// CTA share one L1 and L2 content (so one warp's loads warm the caches for
+// the others) but each has its own
 // bandwidth queues, and they meet at barriers. What other warps and CTAs do
 // to a warp's issue slots and to the bandwidths is not seen: a dependent
 // chain (a pointer chase, an FMA chain) reads as on the GPU, a loop sharing
@@ -53,7 +54,6 @@ class CtaClock {
   const SectorCache* warm_ = nullptr;
   std::vector<Warp> warps_;
   PhaseClock phases_;  // grows with the trace's phases
-  size_t phases_size_ = 0;
 };
 
 }  // namespace softgpu::timing

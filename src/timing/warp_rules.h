@@ -41,6 +41,7 @@ class PhaseClock {
   PhaseClock() = default;
   explicit PhaseClock(const CtaTrace& t) : left_(t.phases), at_(t.phases.size(), 0) {}
   // Room for phases the recorder links later (counted as complete: for partial use).
+  size_t size() const { return at_.size(); }
   void grow(size_t n) {
     left_.resize(n, 0);
     at_.resize(n, 0);
