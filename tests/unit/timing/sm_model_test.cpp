@@ -50,6 +50,22 @@ TEST(SmModel, WarpsShareTheirSubPartitionGreedyOrRoundRobin) {
   EXPECT_EQ(lrr.warp_done[4], 23u);
 }
 
+// A CTA that only stores keeps its slot until the L2 has acknowledged the
+// store: one slot, two CTAs of one warp storing one sector each. The first
+// store issues at 0 and leaves the SM after the L1's 33 cycles, but the L2
+// takes it at 200 (its latency; 32 B at 2048 B/cycle add nothing); the
+// second CTA starts then, after the CTA launch's 5 cycles, at 205, and its
+// store is acknowledged at 405, the kernel's end.
+TEST(SmModel, StoresHoldTheirCtaSlotUntilTheL2AcknowledgesThem) {
+  Cta a(1), b(1);
+  a.store(0, 1, 2, 0, 0b0001);
+  b.store(0, 1, 2, 128, 0b0001);
+  auto s = run(params(), {&a.t, &b.t});
+  EXPECT_EQ(s.warp_done[0], 200u);
+  EXPECT_EQ(s.warp_done[1], 405u);
+  EXPECT_EQ(s.cycles, 405u);
+}
+
 TEST(SmModel, PipeIssueIntervalThrottles) {
   Cta c(1);
   for (uint32_t i = 0; i < 4; ++i) c.op(0, Pipe::Xu, {i}, {});

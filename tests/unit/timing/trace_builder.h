@@ -52,6 +52,14 @@ struct Cta {
     t.lines.push_back({line, sectors});
     return o;
   }
+  TraceOp& store(int w, uint32_t addr_reg, uint32_t data_reg, uint64_t line, uint8_t sectors) {
+    TraceOp& o = op(w, program::Pipe::Lsu, {}, {addr_reg, data_reg}, OpKind::Global);
+    o.store = true;
+    o.lines = uint32_t(t.lines.size());
+    o.n_lines = 1;
+    t.lines.push_back({line, sectors});
+    return o;
+  }
 };
 
 }  // namespace softgpu::timing
