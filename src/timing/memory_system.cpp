@@ -125,17 +125,15 @@ double MemorySystem::load(double t, const LineAccess* lines, uint32_t n) {
   return done;
 }
 
-MemorySystem::StoreTimes MemorySystem::store(double t, const LineAccess* lines, uint32_t n) {
+double MemorySystem::store(double t, const LineAccess* lines, uint32_t n) {
   uint32_t sectors = 0;
   for (uint32_t i = 0; i < n; ++i) sectors += popc(lines[i].sectors);
-  StoreTimes r;
-  r.left = l1q_.request(t, uint64_t(sectors) * kSectorBytes);  // a store frees its registers once it has left the SM
-  r.acked = r.left;
+  const double done = l1q_.request(t, uint64_t(sectors) * kSectorBytes);
   for (uint32_t i = 0; i < n; ++i) {
     l1_.write(lines[i]);  // write-through: present sectors updated, nothing allocated
-    r.acked = std::max(r.acked, to_l2(t, lines[i], true));
+    to_l2(t, lines[i], true);
   }
-  return r;
+  return done;  // a store frees its registers once it has left the SM
 }
 
 double MemorySystem::atomic(double t, const LineAccess* lines, uint32_t n, uint32_t serial) {

@@ -68,12 +68,7 @@ class MemorySystem {
 
   // Each returns the cycle at which the access's data is back.
   double load(double t, const LineAccess* lines, uint32_t n);
-  // A store: when it has left the SM (its registers are free) and when the
-  // L2 has taken its writes (acknowledged them).
-  struct StoreTimes {
-    double left = 0, acked = 0;
-  };
-  StoreTimes store(double t, const LineAccess* lines, uint32_t n);
+  double store(double t, const LineAccess* lines, uint32_t n);
   double atomic(double t, const LineAccess* lines, uint32_t n, uint32_t serial);
   double shared(double t, uint32_t wavefronts);
   double constant(double t, uint32_t distinct) const;

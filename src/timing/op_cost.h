@@ -22,7 +22,6 @@ struct Completion {
   double done = 0;          // its register results land
   bool from_memory = false; // they come from memory (a long-scoreboard wait)
   double async_done = 0;    // cp.async: its copies complete (0: none)
-  double acked = 0;         // a store: the L2 has taken its writes (0: none)
 };
 // Issues `op` at cycle t (its memory lines at `lines`) to `mem`.
 Completion complete(const TimingParams& p, MemorySystem& mem, const TraceOp& op, const LineAccess* lines, uint64_t t,

@@ -18,7 +18,7 @@ struct Warp {
   WarpRules rules;
   uint64_t launch_at = 0;   // the CTA's first cycle
   uint64_t free_at = 0;     // released from a barrier at
-  uint64_t last = 0;        // cycle of its last result (or store acknowledgement)
+  uint64_t last = 0;        // cycle of its last result
   bool at_barrier = false, done = false;
   uint8_t bar_id = 0;
 };
@@ -144,7 +144,7 @@ class Run {
     stats_.pipe_busy[size_t(op.pipe)] += std::max<uint64_t>(c.busy, c.slots);
     last_issued_[w.sp] = int(wi);
     const uint64_t dc = w.rules.issue(p_, mem_, *w.cta, op, t, c, slots_[w.slot].phases);
-    w.last = std::max({w.last, dc, w.rules.writes_acked()});
+    w.last = std::max(w.last, dc);
     ++stats_.warp_instructions;
     ++w.next;
     if (op.kind == OpKind::Barrier) {

@@ -41,7 +41,6 @@ uint64_t WarpRules::issue(const TimingParams& p, MemorySystem& mem, const CtaTra
                           const IssueCost& c, PhaseClock& phases) {
   const Completion r = complete(p, mem, op, t.lines.data() + op.lines, at, c);
   if (r.async_done > 0) async_done_ = std::max(async_done_, ceil_cycle(r.async_done));
-  if (r.acked > 0) acked_ = std::max(acked_, ceil_cycle(r.acked));
   const uint64_t done = std::max(ceil_cycle(r.done), at + 1);
   const std::span<const uint32_t> writes{t.slots.data() + op.slots, op.n_writes};
   if (op.async_tensor) {

@@ -73,16 +73,10 @@ class WarpRules {
   // cycle at which its last result lands.
   uint64_t issue(const TimingParams& p, MemorySystem& mem, const CtaTrace& t, const TraceOp& op, uint64_t at,
                  const IssueCost& c, PhaseClock& phases);
-  // When the L2 has acknowledged every store the warp issued (0: none). A
-  // warp is done, and its CTA's slot free, only then (as GPGPU-Sim's warps
-  // wait for their outstanding stores before they count as exited): a
-  // store-only CTA holds its slot for the L2's round trip.
-  uint64_t writes_acked() const { return acked_; }
 
  private:
   Scoreboard sb_{0, 0};
   uint64_t async_done_ = 0;          // cp.async copies complete at
-  uint64_t acked_ = 0;               // stores acknowledged at
   uint64_t open_group_ = 0;          // uncommitted wgmma complete at
   std::vector<uint64_t> groups_;     // committed wgmma groups complete at, oldest first
 };

@@ -4,7 +4,7 @@
 // cancel) and STREAM triad bandwidth, printed as the markdown table of
 // docs/validation.md beside the published figures in the configs.
 // Also FP32/MUFU/FP64/mma.sync throughput, shared memory, atomics, launch
-// overhead and copies (each table: --only latency|throughput|tensor|atomics|host).
+// overhead and copies, CTA turnaround (each table: --only latency|throughput|tensor|atomics|host|cta).
 // Run: build/tests/timing/timing_validate [--triad-n N] [--only TABLE] [--gpu KEY] [--verbose] | --sampling-check N
 // Held-out figures (validate_heldout.cpp): --only heldout [--stream-n N] [--max-footprint BYTES]
 //   [--max-gemm-flop F] [--write docs/validation.md] (the gemm group runs tests/cuda's heldout_gemm under
@@ -262,6 +262,62 @@ void atomics_table(const std::vector<config::GpuConfig>& gpus) {
   }
 }
 
+// The calibration of `cta_launch_cycles`: gpu-stream's read at its lowest
+// occupancy (blocks of 32 threads, 2 CTAs per SM; te42kyfo/gpu-benches at
+// 1c36d50, gpu-stream/<file>.txt, row blockSize 32, column read), where a
+// CTA's life is its start, one load's DRAM latency and its end. Published
+// GB/s become cycles per CTA with the measuring GPU's SMs and clock (2
+// CTAs x 32 threads x 8 bytes per SM per CTA lifetime); the model's cycles
+// per CTA come from its GB/s the same way. The gap at cta_launch_cycles =
+// 0 is what the configs set. Its other rows (25% and 100% occupancy) are
+// the held-out set's.
+struct StreamRow {
+  const char* gpu;
+  const char* file;   // gpu-benches gpu-stream result file
+  double gbps;        // its blockSize 32 read figure
+  uint32_t sms;       // the measuring GPU's SMs and boost clock
+  double ghz;
+};
+constexpr StreamRow kStreamRead32[] = {
+    {"a100", "a100_80", 85, 108, 1.41},
+    {"h100", "h100_pcie (H100 PCIe: a proxy)", 96, 114, 1.755},
+    {"h200", "h200", 123, 132, 1.98},
+    {"l4", "l40 (L40: a proxy)", 163, 142, 2.49},
+    {"rtx4090", "l40 (L40: a proxy)", 163, 142, 2.49},
+};
+
+void cta_table(const std::vector<config::GpuConfig>& gpus) {
+  std::cout << "\n| GPU | gpu-stream read, blocks of 32, 2 per SM: published GB/s (file) | cycles per CTA: published "
+               "| model GB/s | cycles per CTA: model | cta_launch_cycles |\n|---|---|---|---|---|---|\n";
+  const uint32_t n = 134217730;  // gpu-stream's arrays
+  for (const auto& g : gpus) {
+    const StreamRow* row = nullptr;
+    for (const auto& r : kStreamRead32)
+      if (g.key == r.gpu) row = &r;
+    if (!row) continue;
+    auto s = timing::TimingSession::create(g);
+    if (!s) throw std::runtime_error(s.error().message);
+    Device d;
+    void* a = d.alloc(uint64_t(n) * 8);
+    void* b = d.alloc(uint64_t(n) * 8);
+    const Dim3 grid{n / 32 + 1}, block{32};
+    const auto cfg = d.config("stream_read", grid, block, a, b, n);
+    exec::ExecOptions opts;
+    opts.threads = 2;
+    // 2 CTAs per SM, as gpu-stream's shared-memory spoiler makes it.
+    opts.listener = (*s)->begin_launch({"stream_read", grid, block, 0, g.shared_memory_per_sm / 2 - 2048});
+    auto r = d.launch("stream_read", cfg, opts);
+    if (r.status != Status::Success) throw std::runtime_error(r.fault ? r.fault->message : "launch failed");
+    const double us = (*s)->end_launch().microseconds;
+    const double gbps = double(n) * 8 / (us * 1e-6) / 1e9;
+    const double per_cta_bytes = 2.0 * 32 * 8;
+    const double published = per_cta_bytes / (row->gbps * 1e9 / row->sms / (row->ghz * 1e9));
+    const double model = per_cta_bytes / (gbps * 1e9 / g.sm_count / (double(g.clock_khz) * 1e3));
+    std::cout << fmt::format("| {} | {:.0f} ({}) | {:.0f} | {:.1f} | {:.0f} | {} |\n", g.key, row->gbps, row->file,
+                             published, gbps, model, g.timing.cta_launch_cycles);
+  }
+}
+
 // Launch overhead (empty kernels back to back in one session) and copies
 // through the session's copy path, as the runtime drives it under --timing.
 void host_table(const std::vector<config::GpuConfig>& gpus) {
@@ -332,7 +388,7 @@ int main(int argc, char** argv) {
   uint32_t triad_n = 1u << 25;  // --triad-n: BabelStream's default array length (doubles)
   uint32_t sampling_n = 0;
   std::string gpu_key;  // --gpu KEY: one GPU
-  std::string only;  // --only latency|throughput|tensor|atomics|host|heldout: one table
+  std::string only;  // --only latency|throughput|tensor|atomics|host|cta|heldout: one table
   uint32_t stream_n = 134217730;          // --stream-n: held-out gpu-stream array length (doubles), as published
   uint64_t max_footprint = 8ull << 20;    // --max-footprint: largest held-out gpu-cache buffer simulated
   std::string write_path;                 // --write FILE: the held-out block of FILE (docs/validation.md)
@@ -382,7 +438,7 @@ int main(int argc, char** argv) {
       const auto& kc = timed(d, **s, "copy_f64", grid, block, a, c, triad_n);
       const double copy_tbps = 16.0 * triad_n / (kc.microseconds * 1e-6) / 1e12;
       const auto& m = g.timing;
-      std::cout << fmt::format("| {} | {:.1f} / {} | {:.1f} / {} | {:.1f} / {} | {:.1f} / {} | {:.2f} / {:.2f} | {:.2f} |\n", g.key,
+      std::cout << fmt::format("| {} | {:.1f} / {} | {:.1f} / {} | {:.1f} / {} | {:.1f} / {} | {:.3f} / {:.3f} | {:.3f} |\n", g.key,
                                l1, m.l1_latency, l2, m.l2_latency, far, m.l2_far_latency, dram, m.dram_latency, tbps,
                                g.memory_bandwidth_gbps * m.dram_efficiency / 1000, copy_tbps);
     }
@@ -390,6 +446,7 @@ int main(int argc, char** argv) {
     if (want("tensor")) tensor_table(*gpus);
     if (want("atomics")) atomics_table(*gpus);
     if (want("host")) host_table(*gpus);
+    if (want("cta")) cta_table(*gpus);
     if (want("heldout")) {
       // Shown as it goes; with --write FILE also put into FILE's held-out block.
       std::cout << "\n## Held-out: published measurements the configs were not built from\n\n";

@@ -85,17 +85,16 @@ TEST(KernelModel, SmSamplingSimulatesASpreadOfSms) {
 }
 
 // A write-only stream: one warp per CTA storing one whole line, 2048 CTAs
-// on one SM, 32 resident (sampled: 8 of its 64 waves simulated). A CTA's
-// slot is free once the L2 has acknowledged its store (20 cycles of
-// latency here: about 2,500 cycles for the 64 waves with unlimited
-// bandwidths), less than its traffic needs: 256 KB through an L2 of 64 KB,
-// at 64 B/cycle of L2 (4096 cycles) and 32 B/cycle of DRAM for the 192 KB
-// that no longer fit the L2 (6144 cycles).
+// on one SM, 32 resident (sampled: 8 of its 64 waves simulated, about 40
+// cycles each). Its stores leave the
+// SM at once, so the time is what its traffic needs: 256 KB through an L2
+// of 64 KB, at 64 B/cycle of L2 (4096 cycles) and 32 B/cycle of DRAM for
+// the 192 KB that no longer fit the L2 (6144 cycles).
 TEST(KernelModel, WriteStreamTakesItsWriteBackTime) {
   TimingParams p = params(1);
   p.pipes[size_t(Pipe::Lsu)] = {4, 1};
   p.l1_latency = 33;
-  p.l2_latency = 20;
+  p.l2_latency = 200;
   p.dram_latency = 500;
   p.l2_bytes = 64 << 10;
   p.l2_bytes_per_cycle = 64;

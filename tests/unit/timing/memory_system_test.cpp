@@ -63,8 +63,7 @@ TEST(MemorySystem, DrainFloorChargesTheWriteBackThatDoesNotFitTheL2) {
     MemorySystem m(p, 1.0);
     for (uint32_t i = 0; i < lines; ++i) {
       const LineAccess a{uint64_t(i) * 128, 0b1111};
-      if (store) m.store(0, &a, 1);
-      else m.load(0, &a, 1);
+      store ? m.store(0, &a, 1) : m.load(0, &a, 1);
     }
     EXPECT_DOUBLE_EQ(m.stats().dirty_bytes, store ? lines * 128.0 : 0.0);
     EXPECT_DOUBLE_EQ(m.stats().dram_read_bytes, store ? 0.0 : lines * 128.0);
