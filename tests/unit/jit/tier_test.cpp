@@ -147,7 +147,10 @@ TEST(JitTier, CostRuleCompilesEarlyWhenTheRestOfTheLaunchIsProjectedLong) {
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_EQ(c.compiles.load(), 1);
   const double asked = std::chrono::duration<double>(c.asked_at - t0).count();
-  EXPECT_LT(asked, estimate / 2) << "the launch (with its reference check) took " << total << " s";
+  // Before the time spent reaches the estimate (at ~2 ms on an idle host;
+  // the bound leaves room for a host ten or more times slower under load:
+  // estimate / 2 failed at 22 ms beside another simulation on 2 cores).
+  EXPECT_LT(asked, estimate) << "the launch (with its reference check) took " << total << " s";
 }
 
 TEST(JitTier, CostRuleKeepsLongStraightLineKernelLaunchedBrieflyInterpreted) {
