@@ -20,7 +20,9 @@
 // softgpu fuses at the add, reading the mul's sources there, so it also
 // requires that they are not written in between (ptxas, working on SSA
 // values, has no such limit) and that the product register has one
-// definition. The mul itself stays (its result is then unused).
+// definition. The mul itself stays in the code (the executor still writes
+// its register), marked folded when every one of its uses was fused: ptxas
+// then drops it, so the timing model does not issue it.
 #include <algorithm>
 
 #include "program/decoder.h"
@@ -108,6 +110,7 @@ bool contract_mul_add(Function& f) {
     eligible[m] = all;
   }
   bool changed = false;
+  std::vector<uint32_t> fused(n, 0);  // per mul: how many of its uses were fused
   for (uint32_t pc = 0; pc < n; ++pc) {
     Inst& add = f.code[pc];
     if (!sum(add)) continue;
@@ -126,10 +129,13 @@ bool contract_mul_add(Function& f) {
       add.o[1] = mul.o[1];
       add.o[2] = mul.o[2];
       add.o[3] = addend;
+      ++fused[m];
       changed = true;
       break;  // the first operand that is a product wins
     }
   }
+  for (uint32_t m = 0; m < n; ++m)
+    if (fused[m] && fused[m] == uses[f.code[m].o[0].reg].size()) f.code[m].m.bits |= Modifiers::kFolded;
   return changed;
 }
 

@@ -95,6 +95,7 @@ void compute_facts(Function& f) {
     tensor_facts(in, u);
     u.pipe = uint8_t(pipe(in));
     u.sequence = uint8_t(sequence(in));
+    if (in.m.folded()) u.flags |= kFactFolded;
     if (in.op == isa::Opcode::Cp)
       for (const auto& m : in.raw_mods)
         if (m == ".wait_group" || m == ".wait_all") u.flags |= kFactAsyncWait;

@@ -114,6 +114,9 @@ struct Modifiers {
   // An fma the decoder made of a mul and a sub (program/contract.cpp):
   // fma(-a, b, c) or fma(a, b, -c).
   static constexpr uint8_t kNegProduct = 32, kNegAddend = 64;
+  // A mul every use of which the decoder fused into an fma: ptxas drops it,
+  // so it is no machine instruction (the executor still writes its register).
+  static constexpr uint8_t kFolded = 128;
   uint8_t bits = 0;
   bool left() const { return bits & kLeft; }
   bool right() const { return bits & kRight; }
@@ -122,6 +125,7 @@ struct Modifiers {
   bool popc() const { return bits & kPopc; }
   bool neg_product() const { return bits & kNegProduct; }
   bool neg_addend() const { return bits & kNegAddend; }
+  bool folded() const { return bits & kFolded; }
 };
 
 // A position in CUDA source: file indexes Program::source_files.
@@ -203,6 +207,7 @@ inline constexpr uint8_t kFactSlotsCut = 4;   // more than 255 reads or writes: 
 inline constexpr uint8_t kFactTensorAsync = 8;    // wgmma.mma_async
 inline constexpr uint8_t kFactTensorCommit = 16;  // wgmma.commit_group
 inline constexpr uint8_t kFactTensorWait = 32;    // wgmma.wait_group
+inline constexpr uint8_t kFactFolded = 64;        // a mul fused into all its uses (Modifiers::kFolded): not issued
 inline constexpr uint32_t kPredSlot = 0x8000'0000u;
 
 struct Function {

@@ -235,6 +235,8 @@ void* TraceRecorder::cta_begin(uint32_t cta_linear, Dim3, uint32_t warps) {
 void TraceRecorder::step(const exec::WarpStep& s) {
   auto* c = static_cast<RecorderCta*>(s.cta_context);
   if (!c) return;
+  // A mul fused into its uses: no instruction on the GPU (program/contract.cpp).
+  if (s.fn->facts[s.pc].flags & program::kFactFolded) return;
   CtaTrace& t = c->trace ? *c->trace : c->scratch;
   append(t, s);
   const uint32_t fresh = c->phases.link(t, s);

@@ -6,7 +6,7 @@
 // Also FP32/MUFU/FP64/mma.sync throughput, shared memory, atomics, launch
 // overhead and copies, CTA turnaround (each table: --only latency|throughput|tensor|atomics|host|cta).
 // Run: build/tests/timing/timing_validate [--triad-n N] [--only TABLE] [--gpu KEY] [--verbose] | --sampling-check N
-// Held-out figures (validate_heldout.cpp): --only heldout [--stream-n N] [--max-footprint BYTES]
+// Held-out figures (validate_heldout.cpp): --only heldout [--match ID-PART] [--stream-n N] [--max-footprint BYTES]
 //   [--max-gemm-flop F] [--write docs/validation.md] (the gemm group runs tests/cuda's heldout_gemm under
 //   softgpu run --timing; --write replaces the file's held-out block)
 #include <fmt/format.h>
@@ -392,12 +392,14 @@ int main(int argc, char** argv) {
   uint32_t stream_n = 134217730;          // --stream-n: held-out gpu-stream array length (doubles), as published
   uint64_t max_footprint = 8ull << 20;    // --max-footprint: largest held-out gpu-cache buffer simulated
   std::string write_path;                 // --write FILE: the held-out block of FILE (docs/validation.md)
+  std::string match;                      // --match TEXT: only held-out entries whose id contains TEXT
   double max_gemm_flop = 1.5e11;          // --max-gemm-flop: largest held-out GEMM simulated (4096^3: 1.37e11)
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--stream-n") stream_n = uint32_t(std::stoul(argv[i + 1]));
     if (std::string(argv[i]) == "--max-footprint") max_footprint = std::stoull(argv[i + 1]);
     if (std::string(argv[i]) == "--max-gemm-flop") max_gemm_flop = std::stod(argv[i + 1]);
     if (std::string(argv[i]) == "--write") write_path = argv[i + 1];
+    if (std::string(argv[i]) == "--match") match = argv[i + 1];
     if (std::string(argv[i]) == "--triad-n") triad_n = uint32_t(std::stoul(argv[i + 1]));
     if (std::string(argv[i]) == "--sampling-check") sampling_n = uint32_t(std::stoul(argv[i + 1]));
     if (std::string(argv[i]) == "--only") only = argv[i + 1];
@@ -453,9 +455,10 @@ int main(int argc, char** argv) {
       std::ostringstream table;
       TeeBuf tee(std::cout.rdbuf(), table.rdbuf());
       std::ostream out(&tee);
-      heldout_table(*gpus, stream_n, max_footprint, max_gemm_flop, out);
+      heldout_table(*gpus, stream_n, max_footprint, max_gemm_flop, match, out);
       if (!write_path.empty()) {
-        if (!gpu_key.empty()) throw std::runtime_error("--write takes every GPU's figures: leave out --gpu");
+        if (!gpu_key.empty() || !match.empty())
+          throw std::runtime_error("--write takes every figure: leave out --gpu and --match");
         write_heldout_section(write_path, table.str());
         std::cout << "written to " << write_path << "\n";
       }

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -131,6 +132,77 @@ double cache_gbps(timing::TimingSession& s, const config::GpuConfig& g, uint64_t
   return double(bytes) * g.sm_count * (i2 - i1) / ((t2 - t1) * 1e-6) / 1e9;
 }
 
+// gpu-roofline's testfun<float, N, M, 256> as nvcc 13 writes its PTX
+// (-O3; read from nvcc's output for N = 8 to 512): each thread walks its
+// column of A and B (BLOCKSIZE floats apart), two elements of each per
+// iteration, then two chains of N dependent v = v * a - b as mul.f32 and
+// sub.f32 (ptxas, and softgpu's decoder, contract each pair into one fma),
+// the inner loop fully unrolled up to N = 96, above that unrolled 32 times
+// (8 times where 32 does not divide N) around a counter; thread 0 stores
+// the sum. Kernel hs_roof(a, b, c, m): m elements of A and B per thread.
+std::string roofline_ptx(uint32_t inner) {
+  const uint32_t unroll = inner <= 96 ? inner : inner % 32 == 0 ? 32 : inner % 8 == 0 ? 8 : 1;
+  std::string chain;
+  for (uint32_t k = 0; k < unroll; ++k)
+    chain += fmt::format("  mul.f32 %m{0}, %f3, %f6;\n  sub.f32 %f6, %m{0}, %f4;\n"
+                         "  mul.f32 %m{1}, %f1, %f5;\n  sub.f32 %f5, %m{1}, %f2;\n",
+                         2 * k, 2 * k + 1);  // each product its own register, as in nvcc's SSA
+  const std::string inner_loop =
+      unroll == inner ? chain
+                      : fmt::format("  mov.u32 %r7, 0;\nINNER:\n{}  add.s32 %r7, %r7, {};\n"
+                                    "  setp.ne.s32 %p3, %r7, {};\n  @%p3 bra INNER;\n",
+                                    chain, unroll, inner);
+  return ".version 8.0\n.target sm_80\n.address_size 64\n"
+         ".visible .entry hs_roof(.param .u64 a, .param .u64 b, .param .u64 c, .param .u32 m)\n{\n"
+         "  .reg .pred %p<4>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<12>;\n  .reg .f32 %f<16>;\n" +
+         fmt::format("  .reg .f32 %m<{}>;\n", 2 * unroll) +
+         "  ld.param.u32 %r1, [m];\n  ld.param.u64 %rd1, [a];\n  ld.param.u64 %rd2, [b];\n"
+         "  cvta.to.global.u64 %rd1, %rd1;\n  cvta.to.global.u64 %rd2, %rd2;\n"
+         "  mov.u32 %r2, %tid.x;\n  mov.u32 %r3, %ctaid.x;\n  mul.lo.s32 %r4, %r3, %r1;\n"
+         "  mad.lo.s32 %r5, %r4, 256, %r2;\n  mul.wide.u32 %rd3, %r5, 4;\n"
+         "  add.s64 %rd4, %rd1, %rd3;\n  add.s64 %rd5, %rd2, %rd3;\n"
+         "  mov.f32 %f10, 0f00000000;\n  mov.u32 %r6, 0;\n"
+         "LOOP:\n"
+         "  ld.global.nc.f32 %f4, [%rd5+1024];\n  ld.global.nc.f32 %f3, [%rd4+1024];\n"
+         "  sub.f32 %f6, %f3, %f4;\n"
+         "  ld.global.nc.f32 %f2, [%rd5];\n  ld.global.nc.f32 %f1, [%rd4];\n"
+         "  sub.f32 %f5, %f1, %f2;\n" +
+         inner_loop +
+         "  add.f32 %f9, %f5, %f6;\n  add.f32 %f10, %f10, %f9;\n"
+         "  add.s64 %rd4, %rd4, 2048;\n  add.s64 %rd5, %rd5, 2048;\n"
+         "  add.u32 %r6, %r6, 2;\n  setp.lt.u32 %p1, %r6, %r1;\n  @%p1 bra LOOP;\n"
+         "  setp.ne.u32 %p2, %r2, 0;\n  @%p2 bra DONE;\n"
+         "  ld.param.u64 %rd6, [c];\n  cvta.to.global.u64 %rd6, %rd6;\n  mul.wide.u32 %rd7, %r3, 4;\n"
+         "  add.s64 %rd8, %rd6, %rd7;\n  st.global.f32 [%rd8], %f10;\nDONE:\n  ret;\n}\n";
+}
+
+// gpu-roofline: one wave of as many 256-thread CTAs as fit (8 per SM on
+// A100 and H200, the published 864 and 1056), GFLOP/s = (2 + 2N) flops
+// per element of A. The published runs use M = 4000 elements a thread
+// (4 GB per array), timed over 1000 launches; here M is cut so that each
+// thread runs about 8,000 instructions (at least 16 elements; the first
+// loads' latency is then 2-5% of the time), on a fresh session so that
+// the L2 starts cold as it is for the published arrays.
+double roofline_gflops(const config::GpuConfig& g, uint32_t inner, uint32_t blocks_per_sm) {
+  const uint32_t m = 2 * std::clamp(4000u / (inner + 4), 8u, 100u);
+  auto s = timing::TimingSession::create(g);
+  if (!s) throw std::runtime_error(s.error().message);
+  test::PtxDevice d(roofline_ptx(inner), "gpu-roofline", 1ull << 32);
+  const uint32_t blocks = g.sm_count * blocks_per_sm;
+  const uint64_t elements = uint64_t(blocks) * 256 * m;
+  void* a = d.alloc<std::byte>(elements * 4);
+  void* b = d.alloc<std::byte>(elements * 4);
+  void* c = d.alloc<std::byte>(uint64_t(blocks) * 4);
+  const auto cfg = d.config("hs_roof", {blocks}, {256}, a, b, c, m);
+  exec::ExecOptions opts;
+  opts.threads = 2;
+  opts.listener = (*s)->begin_launch({"hs_roof", {blocks}, {256}, 0, 0});
+  auto r = d.launch("hs_roof", cfg, opts);
+  if (r.status != Status::Success) throw std::runtime_error(r.fault ? r.fault->message : "launch failed");
+  const double us = (*s)->end_launch().microseconds;
+  return (2.0 + 2.0 * inner) * double(elements) / (us * 1e-6) / 1e9;
+}
+
 // The gemm group: heldout_gemm (tests/cuda/timing/heldout_gemm.cu, an
 // nvcc-built program calling cublasLtMatmul in the benchmark's shape) run
 // under `softgpu run --timing --gpu KEY`, one warm-up call and one timed
@@ -154,7 +226,7 @@ double gemm_tflops(const std::string& gpu, uint64_t m, uint64_t n, uint64_t k) {
 }  // namespace
 
 void heldout_table(const std::vector<config::GpuConfig>& gpus, uint32_t stream_n, uint64_t max_footprint,
-                   double max_gemm_flop, std::ostream& out) {
+                   double max_gemm_flop, const std::string& match, std::ostream& out) {
   std::ifstream f(SOFTGPU_HELDOUT_JSON);
   const nlohmann::json doc = nlohmann::json::parse(f);
   const auto started = std::chrono::steady_clock::now();
@@ -176,6 +248,7 @@ void heldout_table(const std::vector<config::GpuConfig>& gpus, uint32_t stream_n
     for (const auto& e : doc["entries"]) {
       if (e["gpu"] != g.key) continue;
       const std::string bench = e["benchmark"], id = e["id"];
+      if (id.find(match) == std::string::npos) continue;
       const auto& p = e["params"];
       double model = 0;
       if (bench == "gpu-stream") {
@@ -184,6 +257,8 @@ void heldout_table(const std::vector<config::GpuConfig>& gpus, uint32_t stream_n
         const uint64_t bytes = p["footprint_bytes"];
         if (bytes > max_footprint) continue;
         model = cache_gbps(**s, g, bytes);
+      } else if (bench == "gpu-roofline") {
+        model = roofline_gflops(g, p["inner_iterations"], p["blocks_per_sm"]);
       } else if (bench == "superbenchmark cublaslt_gemm") {
         const uint64_t m = p["m"], n = p["n"], k = p["k"];
         if (2.0 * double(m) * double(n) * double(k) > max_gemm_flop) continue;

@@ -8,9 +8,10 @@
 #include "config/gpu_config.h"
 
 // GEMMs of more than `max_gemm_flop` (2 m n k) are not simulated (minutes
-// each). Writes the tables (Markdown) to `out`.
+// each); only entries whose id contains `match` run (empty: all). Writes
+// the tables (Markdown) to `out`.
 void heldout_table(const std::vector<softgpu::config::GpuConfig>& gpus, uint32_t stream_n, uint64_t max_footprint,
-                   double max_gemm_flop, std::ostream& out);
+                   double max_gemm_flop, const std::string& match, std::ostream& out);
 // Replaces what stands between "<!-- heldout:begin ... -->" and
 // "<!-- heldout:end -->" in the Markdown file `path` with `generated`.
 void write_heldout_section(const std::string& path, const std::string& generated);

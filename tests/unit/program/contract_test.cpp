@@ -24,6 +24,19 @@ const program::Inst& at_line(const program::Program& p, uint32_t line) {
   return none;
 }
 
+// Whether the instruction at `line` is a mul folded into all its uses, no
+// instruction on the GPU (ptxas drops it): marked, and in its facts.
+bool folded(const program::Program& p, uint32_t line) {
+  const auto& f = p.functions.at(0);
+  for (uint32_t pc = 0; pc < f.code.size(); ++pc)
+    if (f.code[pc].line == line + 11) {
+      EXPECT_EQ(f.code[pc].m.folded(), (f.facts[pc].flags & program::kFactFolded) != 0);
+      return f.code[pc].m.folded();
+    }
+  ADD_FAILURE() << "no instruction at body line " << line;
+  return false;
+}
+
 const std::string kLoads =
     "ld.param.u32 %r1, [n];\n"         // 1
     "cvt.rn.f32.u32 %f1, %r1;\n"       // 2
@@ -42,6 +55,7 @@ TEST(Contract, OneUseIsFused) {
   EXPECT_EQ(in.o[3].reg, at_line(p, 4).o[0].reg);
   EXPECT_FALSE(in.m.neg_product() || in.m.neg_addend());
   EXPECT_EQ(at_line(p, 5).op, Opcode::Mul);  // the mul stays; its result is unused
+  EXPECT_TRUE(folded(p, 5));                 // and is not issued: SASS has only the FFMA
 }
 
 // FFMA R9, R0, R5, R7 and FFMA R5, -R0, R5, R7.
@@ -51,6 +65,7 @@ TEST(Contract, EveryUseAnAddOrSubFusesEach) {
   EXPECT_FALSE(at_line(p, 6).m.neg_product());
   EXPECT_EQ(at_line(p, 7).op, Opcode::Fma);
   EXPECT_TRUE(at_line(p, 7).m.neg_product());
+  EXPECT_TRUE(folded(p, 5));
 }
 
 // FFMA R5, R0, R5, -R7 (the product first, the other second).
@@ -66,6 +81,7 @@ TEST(Contract, AnyOtherUseKeepsBothRoundings) {
   for (const char* other : {"mov.f32 %f6, %f4;\n", "mul.f32 %f6, %f4, %f3;\n", "st.global.f32 [%rd1], %f4;\n"}) {
     auto p = test::decode(kLoads + "mul.f32 %f4, %f1, %f2;\nadd.f32 %f5, %f4, %f3;\n" + other + "ret;\n");
     EXPECT_EQ(at_line(p, 6).op, Opcode::Add) << other;
+    EXPECT_FALSE(folded(p, 5)) << other;
   }
 }
 
@@ -104,6 +120,13 @@ TEST(Contract, TheFirstOperandsProductWins) {
   EXPECT_EQ(at_line(q, 7).o[1].reg, at_line(q, 5).o[1].reg);  // %f1 * %f1 + %f5
   EXPECT_EQ(at_line(q, 9).op, Opcode::Fma);
   EXPECT_EQ(at_line(q, 9).o[1].reg, at_line(q, 8).o[1].reg);  // %f3 * %f3 + %f6
+  // Folded: the products each fused into its one add; kept: %f6 = %f3 * %f3
+  // and %f5 = %f2 * %f2, their add having taken the other product.
+  EXPECT_TRUE(folded(p, 6));
+  EXPECT_FALSE(folded(p, 5));
+  EXPECT_TRUE(folded(q, 5));
+  EXPECT_FALSE(folded(q, 6));
+  EXPECT_TRUE(folded(q, 8));
 }
 
 // f64, and a guarded add: DFMA. A guarded mul is left alone.
@@ -119,4 +142,5 @@ TEST(Contract, DoubleAndGuardedAdd) {
 TEST(Contract, NotWhenAMulSourceChangesInBetween) {
   auto p = test::decode(kLoads + "mul.f32 %f4, %f1, %f2;\nmov.f32 %f1, %f3;\nadd.f32 %f5, %f4, %f3;\nret;\n");
   EXPECT_EQ(at_line(p, 7).op, Opcode::Add);
+  EXPECT_FALSE(folded(p, 5));
 }

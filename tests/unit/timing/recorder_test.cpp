@@ -123,6 +123,33 @@ TEST(TraceRecorder, HandsEachWantedCtaToTheSink) {
   EXPECT_EQ(got, (std::vector<uint32_t>{0, 2, 4}));
 }
 
+// A mul the decoder fused into its add (program/contract.cpp) is no
+// instruction on the GPU: the executor runs it, the trace has only the fma.
+TEST(TraceRecorder, AFoldedMulIsNotIssued) {
+  auto p = test::decode(
+      "ld.param.u32 %r1, [n];\n"        // 0
+      "cvt.rn.f32.u32 %f1, %r1;\n"      // 1
+      "mul.f32 %f4, %f1, %f1;\n"        // 2: folded
+      "add.f32 %f5, %f4, %f1;\n"        // 3: the fma
+      "exit;\n");                       // 4
+  const auto& f = p.functions[0];
+  ASSERT_TRUE(f.code[2].m.folded());
+  std::vector<std::unique_ptr<CtaTrace>> got;
+  TraceRecorder r([&](std::unique_ptr<CtaTrace> t) { got.push_back(std::move(t)); }, [](uint32_t) { return true; });
+  void* ctx = r.cta_begin(0, {0, 0, 0}, 1);
+  for (uint32_t pc = 0; pc < 5; ++pc) {
+    auto s = step(f, pc, {}, pc == 4 ? exec::StepOutcome::Exited : exec::StepOutcome::Retired);
+    s.cta_context = ctx;
+    r.step(s);
+  }
+  r.cta_end(0, ctx);
+  ASSERT_EQ(got.size(), 1u);
+  const auto& ops = got[0]->warps[0].ops;
+  ASSERT_EQ(ops.size(), 4u);  // ld.param, cvt, fma, exit
+  EXPECT_EQ(ops[2].pipe, program::Pipe::Fma);
+  EXPECT_EQ(ops[3].kind, OpKind::Exit);
+}
+
 }  // namespace
 
 namespace {
