@@ -90,6 +90,7 @@ const Field kFields[] = {
     {"timing.memory", "l1_ways", AT(timing.l1_ways), 1, 1024},
     {"timing.memory", "l2_ways", AT(timing.l2_ways), 1, 1024},
     {"timing.memory", "l1_bytes_per_clock", AT(timing.l1_bytes_per_clock), 1, 65536},
+    {"timing.memory", "l1_lines_per_clock", AT(timing.l1_lines_per_clock), 0.25, 32},
     {"timing.memory", "shared_bytes_per_clock", AT(timing.shared_bytes_per_clock), 1, 65536},
     {"timing.memory", "l2_bandwidth_gbps", AT(timing.l2_bandwidth_gbps), 1, 1e7},
     {"timing.memory", "dram_efficiency", AT(timing.dram_efficiency), 0.01, 1},

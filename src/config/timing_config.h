@@ -60,6 +60,7 @@ struct TimingConfig {
   uint32_t l1_ways = 0;
   uint32_t l2_ways = 0;
   double l1_bytes_per_clock = 0;      // per SM
+  double l1_lines_per_clock = 0;      // cache lines a warp's load looks up per cycle after its first
   double shared_bytes_per_clock = 0;  // per SM (32 banks x 4 bytes = one wavefront)
   double l2_bandwidth_gbps = 0;       // whole chip, achievable (measured)
   double dram_efficiency = 0;         // achievable fraction of memory.bandwidth_gbps (measured)

@@ -46,7 +46,9 @@ MemorySystem::MemorySystem(const TimingParams& p, double share, std::unique_ptr<
       l1_(shared ? shared->l1 : own_->l1),
       l2_(shared ? shared->l2 : own_->l2),
       near_(shared ? (shared->near ? &*shared->near : nullptr) : (own_->near ? &*own_->near : nullptr)),
-      l1q_(queue(p.l1_bytes_per_cycle, p.l1_latency, kSectorBytes)),
+      // A load takes at least one wavefront (a cycle of the L1), so the
+      // latency is that of a one-wavefront load.
+      l1q_(queue(p.l1_bytes_per_cycle, p.l1_latency, p.l1_bytes_per_cycle)),
       smemq_(queue(p.shared_wavefronts_per_cycle, p.shared_latency, 1)),
       l2q_(queue(p.l2_bytes_per_cycle * share, p.l2_latency, kSectorBytes)),
       // DRAM sustains the measured fraction of its spec bandwidth (STREAM).
@@ -112,10 +114,11 @@ double MemorySystem::drain_floor(const MemoryStats& s, double scale) const {
   return std::max(dram, double(s.l2_bytes) * scale / l2q_.bytes_per_cycle());
 }
 
-double MemorySystem::load(double t, const LineAccess* lines, uint32_t n) {
+double MemorySystem::load(double t, const LineAccess* lines, uint32_t n, uint32_t banks) {
   uint32_t sectors = 0;
   for (uint32_t i = 0; i < n; ++i) sectors += popc(lines[i].sectors);
-  double done = l1q_.request(t, uint64_t(sectors) * kSectorBytes);
+  const double cycles = std::max(double(banks), 1 + double(std::max<uint32_t>(n, 1) - 1) / p_.l1_lines_per_cycle);
+  double done = l1q_.request(t, banks ? cycles * p_.l1_bytes_per_cycle : double(sectors) * kSectorBytes);
   for (uint32_t i = 0; i < n; ++i) {
     auto o = l1_.read(lines[i]);
     stats_.l1_hit_sectors += popc(o.hit);

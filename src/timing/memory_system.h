@@ -67,7 +67,11 @@ class MemorySystem {
   MemorySystem(const TimingParams& p, double share, const SharedLines* shared);
 
   // Each returns the cycle at which the access's data is back.
-  double load(double t, const LineAccess* lines, uint32_t n);
+  // `banks`: a warp's global load's worst count of distinct 4-byte words in
+  // one L1 bank (timing/smem_banks.h); the L1 is then busy max(banks, 1 +
+  // (n - 1) / l1_lines_per_cycle) cycles (its data banks, its tag stage).
+  // 0 (cp.async, TMA): their sectors' bytes at l1_bytes_per_cycle.
+  double load(double t, const LineAccess* lines, uint32_t n, uint32_t banks = 0);
   double store(double t, const LineAccess* lines, uint32_t n);
   double atomic(double t, const LineAccess* lines, uint32_t n, uint32_t serial);
   double shared(double t, uint32_t wavefronts);

@@ -62,7 +62,9 @@ Completion complete(const TimingParams& p, MemorySystem& mem, const TraceOp& op,
   r.from_memory = true;
   const double at = double(t);
   switch (op.kind) {
-    case OpKind::Global: r.done = op.store ? mem.store(at, lines, op.n_lines) : mem.load(at, lines, op.n_lines); break;
+    case OpKind::Global:
+      r.done = op.store ? mem.store(at, lines, op.n_lines) : mem.load(at, lines, op.n_lines, op.wavefronts);
+      break;
     case OpKind::Shared: r.done = mem.shared(at, op.wavefronts); break;
     case OpKind::Constant: r.done = mem.constant(at, op.wavefronts); break;
     case OpKind::Atomic: r.done = mem.atomic(at, lines, op.n_lines, op.wavefronts); break;

@@ -64,6 +64,9 @@ struct TimingParams {
   uint64_t l2_bytes = 40ull << 20;
   uint32_t l2_ways = 16;
   double l1_bytes_per_cycle = 128;    // per SM
+  // A warp's global load holds the L1 for max(its bank wavefronts, 1 +
+  // (lines - 1) / l1_lines_per_cycle) cycles: its data banks, its tag stage.
+  double l1_lines_per_cycle = 4;
   double shared_wavefronts_per_cycle = 1;  // per SM
   double l2_bytes_per_cycle = 2048;   // whole chip, in SM cycles
   double dram_bytes_per_cycle = 1000; // whole chip, in SM cycles, at the spec bandwidth

@@ -63,6 +63,7 @@ Result<TimingParams> params_from(const config::GpuConfig& gpu, uint64_t shared_c
   p.l2_bytes = gpu.l2_cache_bytes;
   p.l2_ways = t.l2_ways;
   p.l1_bytes_per_cycle = t.l1_bytes_per_clock;
+  p.l1_lines_per_cycle = t.l1_lines_per_clock;
   p.shared_wavefronts_per_cycle = t.shared_bytes_per_clock / 128.0;  // a wavefront: 32 banks x 4 bytes
   p.l2_bytes_per_cycle = per_cycle(t.l2_bandwidth_gbps);
   p.dram_bytes_per_cycle = per_cycle(gpu.memory_bandwidth_gbps);

@@ -108,6 +108,9 @@ void TraceRecorder::append(CtaTrace& t, const exec::WarpStep& s) {
     } else {
       op.kind = OpKind::Global;
       op.store = a.kind == AccessKind::Store;
+      // A load reads the L1's data banks as shared memory does: one
+      // wavefront per distinct word in its worst bank (MemorySystem::load).
+      if (!op.store) op.wavefronts = uint16_t(shared_wavefronts(a.lane_addr, a.lanes, a.bytes_per_lane));
       add_lines(t, op, a);
     }
   }

@@ -47,7 +47,7 @@ struct TraceOp {
   uint32_t phase = 0;        // 1 + index in CtaTrace::phases of the phase it contributes to (role) or waits for (MbarWait)
   uint8_t tensor = 0;        // program::TensorKind of an mma
   uint32_t tensor_flops = 0;
-  uint16_t wavefronts = 0;    // Shared/Constant/Atomic; a tensor op's shared-memory operand reads
+  uint16_t wavefronts = 0;    // Shared/Constant/Atomic, a global load's L1 banks; a tensor op's shared-memory operand reads
   uint8_t n_writes = 0, n_reads = 0;
   uint32_t slots = 0;        // first register slot in CtaTrace::slots (writes, then reads)
   uint32_t lines = 0;        // first line in CtaTrace::lines

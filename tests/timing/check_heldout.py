@@ -5,7 +5,8 @@ a GPU softgpu has a config for, a unique id, and comes from no benchmark a
 config was calibrated from (docs/gpus.md: gpu-benches' gpu-latency,
 gpu-l2-cache and gpu-small-kernels' stream launches; BabelStream) nor from
 a calibrated row of one it shares (gpu-stream's blocks of 32 threads, from
-which cta_launch_cycles is set).
+which cta_launch_cycles is set; gpu-strides' float rows, from which
+l1_lines_per_clock is set).
 
 usage: check_heldout.py HELDOUT_JSON CONFIG_DIR
 """
@@ -18,6 +19,8 @@ CALIBRATION = {"gpu-latency", "gpu-l2-cache", "gpu-small-kernels", "BabelStream"
 # (benchmark, row) pairs a config was calibrated from, in a benchmark
 # whose other rows are held out.
 CALIBRATION_ROWS = {("gpu-stream", "blockSize 32")}
+# (benchmark, row prefix): every row so named is calibration.
+CALIBRATION_ROW_PREFIXES = {("gpu-strides", "float stride")}
 
 
 def main():
@@ -41,6 +44,8 @@ def main():
             errors.append(f"{i}: no config for GPU {e.get('gpu')}")
         if e.get("benchmark") in CALIBRATION:
             errors.append(f"{i}: {e['benchmark']} is a calibration input, not held out")
+        if any(e.get("benchmark") == b and str(s.get("row", "")).startswith(r) for b, r in CALIBRATION_ROW_PREFIXES):
+            errors.append(f"{i}: {e['benchmark']} {s.get('row')} is a calibration input, not held out")
         if (e.get("benchmark"), s.get("row")) in CALIBRATION_ROWS:
             errors.append(f"{i}: {e['benchmark']} {s.get('row')} is a calibration input, not held out")
     for m in errors:

@@ -4,7 +4,7 @@
 // cancel) and STREAM triad bandwidth, printed as the markdown table of
 // docs/validation.md beside the published figures in the configs.
 // Also FP32/MUFU/FP64/mma.sync throughput, shared memory, atomics, launch
-// overhead and copies, CTA turnaround (each table: --only latency|throughput|tensor|atomics|host|cta).
+// overhead and copies, CTA turnaround (each table: --only latency|throughput|tensor|atomics|host|cta|l1).
 // Run: build/tests/timing/timing_validate [--triad-n N] [--only TABLE] [--gpu KEY] [--verbose] | --sampling-check N
 // Held-out figures (validate_heldout.cpp): --only heldout [--match ID-PART] [--stream-n N] [--max-footprint BYTES]
 //   [--max-gemm-flop F] [--write docs/validation.md] (the gemm group runs tests/cuda's heldout_gemm under
@@ -318,6 +318,34 @@ void cta_table(const std::vector<config::GpuConfig>& gpus) {
   }
 }
 
+// L1 rate against gpu-strides' float rows (calibration of
+// l1_lines_per_clock; the double rows are held out): published B/cycle
+// per SM, gpu-benches 1c36d50 (a100.txt, h200.txt).
+struct StridesRow {
+  const char* gpu;
+  uint32_t stride;
+  double bytes_per_cycle;
+};
+constexpr StridesRow kStridesFloat[] = {
+    {"a100", 1, 126}, {"a100", 2, 64}, {"a100", 3, 79}, {"a100", 4, 32.0}, {"a100", 5, 58}, {"a100", 7, 48.0},
+    {"a100", 8, 16.0}, {"a100", 9, 42.2}, {"a100", 11, 35.2}, {"a100", 13, 31.9}, {"a100", 15, 28.8},
+    {"a100", 16, 8.0}, {"a100", 32, 4.00}, {"h200", 1, 126}, {"h200", 2, 64}, {"h200", 3, 79}, {"h200", 4, 32.0},
+    {"h200", 5, 64}, {"h200", 7, 53}, {"h200", 8, 16.0}, {"h200", 9, 42.6}, {"h200", 11, 37.5}, {"h200", 13, 31.2},
+    {"h200", 15, 27.8}};
+
+void l1_table(const std::vector<config::GpuConfig>& gpus) {
+  std::cout << "\n| GPU | float stride | published B/cycle (cycles per warp load) | model B/cycle (cycles) | error | "
+               "l1_lines_per_clock |\n|---|---|---|---|---|---|\n";
+  for (const auto& g : gpus)
+    for (const auto& r : kStridesFloat) {
+      if (g.key != r.gpu) continue;
+      const double m = strides_bytes_per_cycle(g, 4, r.stride);
+      std::cout << fmt::format("| {} | {} | {:.1f} ({:.2f}) | {:.1f} ({:.2f}) | {:+.0f}% | {} |\n", g.key, r.stride,
+                               r.bytes_per_cycle, 128 / r.bytes_per_cycle, m, 128 / m, 100 * (m / r.bytes_per_cycle - 1),
+                               g.timing.l1_lines_per_clock);
+    }
+}
+
 // Launch overhead (empty kernels back to back in one session) and copies
 // through the session's copy path, as the runtime drives it under --timing.
 void host_table(const std::vector<config::GpuConfig>& gpus) {
@@ -388,7 +416,7 @@ int main(int argc, char** argv) {
   uint32_t triad_n = 1u << 25;  // --triad-n: BabelStream's default array length (doubles)
   uint32_t sampling_n = 0;
   std::string gpu_key;  // --gpu KEY: one GPU
-  std::string only;  // --only latency|throughput|tensor|atomics|host|cta|heldout: one table
+  std::string only;  // --only latency|throughput|tensor|atomics|host|cta|l1|heldout: one table
   uint32_t stream_n = 134217730;          // --stream-n: held-out gpu-stream array length (doubles), as published
   uint64_t max_footprint = 8ull << 20;    // --max-footprint: largest held-out gpu-cache buffer simulated
   std::string write_path;                 // --write FILE: the held-out block of FILE (docs/validation.md)
@@ -449,6 +477,7 @@ int main(int argc, char** argv) {
     if (want("atomics")) atomics_table(*gpus);
     if (want("host")) host_table(*gpus);
     if (want("cta")) cta_table(*gpus);
+    if (want("l1")) l1_table(*gpus);
     if (want("heldout")) {
       // Shown as it goes; with --write FILE also put into FILE's held-out block.
       std::cout << "\n## Held-out: published measurements the configs were not built from\n\n";

@@ -203,6 +203,62 @@ double roofline_gflops(const config::GpuConfig& g, uint32_t inner, uint32_t bloc
   return (2.0 + 2.0 * inner) * double(elements) / (us * 1e-6) / 1e9;
 }
 
+// gpu-strides' strideKernel<T, N>: one CTA of 1024 threads, thread t
+// reading T at A + (t % 64) * stride, 8 loads an iteration (elements 0, 4,
+// 8, 12, 20, 16, 24, 28: the loads first, as nvcc orders them) and 4
+// dependent fmas into the sum; the pointer steps by a runtime zero, so the
+// loads stay in the loop. Kernel hs_stride(a, b, zero, stride, iters).
+std::string stride_ptx(uint32_t bytes) {
+  const char* t = bytes == 8 ? "f64" : "f32";
+  const char* r = bytes == 8 ? "%fd" : "%f";
+  std::string loads;
+  const int at[8] = {0, 4, 8, 12, 20, 16, 24, 28};
+  for (int k = 0; k < 8; ++k) loads += fmt::format("  ld.global.{} {}{}, [%rd5+{}];\n", t, r, 10 + k, at[k] * bytes);
+  std::string fmas;
+  for (int k = 0; k < 8; k += 2) fmas += fmt::format("  fma.rn.{0} {1}1, {1}{2}, {1}{3}, {1}1;\n", t, r, 10 + k, 11 + k);
+  return fmt::format(
+      ".version 8.0\n.target sm_80\n.address_size 64\n"
+      ".visible .entry hs_stride(.param .u64 a, .param .u64 b, .param .u32 zero, .param .u32 stride, .param .u32 iters)\n{{\n"
+      "  .reg .pred %p<4>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<12>;\n  .reg .{0} {1}<24>;\n"
+      "  ld.param.u64 %rd1, [a];\n  cvta.to.global.u64 %rd1, %rd1;\n  ld.param.u32 %r1, [zero];\n"
+      "  ld.param.u32 %r2, [stride];\n  ld.param.u32 %r3, [iters];\n  mov.u32 %r4, %tid.x;\n"
+      "  and.b32 %r5, %r4, 63;\n  mul.lo.s32 %r6, %r5, %r2;\n  mul.wide.s32 %rd2, %r6, {2};\n"
+      "  add.s64 %rd5, %rd1, %rd2;\n  mul.wide.s32 %rd3, %r1, {2};\n  mov.{0} {1}1, 0{3};\n  mov.u32 %r7, 0;\n"
+      "LOOP:\n  add.s64 %rd5, %rd5, %rd3;\n{4}{5}"
+      "  add.u32 %r7, %r7, 1;\n  setp.lt.u32 %p1, %r7, %r3;\n  @%p1 bra LOOP;\n"
+      "  setp.neu.{0} %p2, {1}1, 0{6};\n  @%p2 bra DONE;\n"
+      "  ld.param.u64 %rd6, [b];\n  cvta.to.global.u64 %rd6, %rd6;\n  mul.wide.u32 %rd7, %r4, {2};\n"
+      "  add.s64 %rd8, %rd6, %rd7;\n  st.global.{0} [%rd8], {1}1;\nDONE:\n  ret;\n}}\n",
+      t, r, bytes, bytes == 8 ? "d0000000000000000" : "f00000000", loads, fmas,
+      bytes == 8 ? "d40FE0F33AE147AE1" : "f47F0799D");
+}
+
+}  // namespace
+
+double strides_bytes_per_cycle(const config::GpuConfig& g, uint32_t bytes, uint32_t stride) {
+  test::PtxDevice d(stride_ptx(bytes), "gpu-strides", 1ull << 28);
+  void* a = d.alloc<std::byte>(uint64_t(64 * stride + 32) * bytes);
+  void* b = d.alloc<std::byte>(1024 * 8);
+  auto s = timing::TimingSession::create(g);
+  if (!s) throw std::runtime_error(s.error().message);
+  // The rate between two iteration counts (the first loads' misses and the
+  // launch cancel; the published runs make 147,456 iterations).
+  auto cycles = [&](uint32_t iters) {
+    const auto cfg = d.config("hs_stride", {1}, {1024}, a, b, 0u, stride, iters);
+    exec::ExecOptions opts;
+    opts.threads = 2;
+    opts.listener = (*s)->begin_launch({"hs_stride", {1}, {1024}, 0, 0});
+    auto r = d.launch("hs_stride", cfg, opts);
+    if (r.status != Status::Success) throw std::runtime_error(r.fault ? r.fault->message : "launch failed");
+    return (*s)->end_launch().microseconds * double(g.clock_khz) / 1e3;
+  };
+  const uint32_t i1 = 64, i2 = 128;
+  const double per_warp_load = (cycles(i2) - cycles(i1)) / (1024.0 / 32 * 8 * (i2 - i1));
+  return 32.0 * bytes / per_warp_load;
+}
+
+namespace {
+
 // The gemm group: heldout_gemm (tests/cuda/timing/heldout_gemm.cu, an
 // nvcc-built program calling cublasLtMatmul in the benchmark's shape) run
 // under `softgpu run --timing --gpu KEY`, one warm-up call and one timed
@@ -257,6 +313,8 @@ void heldout_table(const std::vector<config::GpuConfig>& gpus, uint32_t stream_n
         const uint64_t bytes = p["footprint_bytes"];
         if (bytes > max_footprint) continue;
         model = cache_gbps(**s, g, bytes);
+      } else if (bench == "gpu-strides") {
+        model = strides_bytes_per_cycle(g, p["element_bytes"], p["stride"]);
       } else if (bench == "gpu-roofline") {
         model = roofline_gflops(g, p["inner_iterations"], p["blocks_per_sm"]);
       } else if (bench == "superbenchmark cublaslt_gemm") {

@@ -156,3 +156,27 @@ TEST(MemorySystem, L2HitsBeyondTheNearPartitionPayTheFarLatency) {
   EXPECT_EQ(second_round(24, 480).first, 500.0);
   EXPECT_EQ(second_round(12, 0), std::pair(200.0, uint64_t(0)));  // one partition
 }
+
+// An L1 hit holds the L1 for max(bank wavefronts, 1 + (lines - 1) / 4)
+// cycles (l1_lines_per_cycle 4, 128 B/cycle), so the second of two loads
+// issued together returns that much after the first: 3 lines in distinct
+// banks (a float load at stride 3) 1.5 cycles; the same lines with every
+// lane in 4 words of one bank 4 cycles; 9 lines 3 cycles. Without banks (a
+// cp.async's copy) its sectors' bytes: 12 sectors, 3 cycles.
+TEST(MemorySystem, AnL1HitTakesItsBanksOrItsTagLookups) {
+  const LineAccess lines[9] = {{0x1000, 0b1111}, {0x1080, 0b1111}, {0x1100, 0b1111}, {0x1180, 0b1111}, {0x1200, 0b1111},
+                               {0x1280, 0b1111}, {0x1300, 0b1111}, {0x1380, 0b1111}, {0x1400, 0b1111}};
+  auto gap = [&](uint32_t n, uint32_t banks) {
+    TimingParams p = params();
+    p.l1_bytes_per_cycle = 128;
+    p.l1_lines_per_cycle = 4;
+    MemorySystem m(p, 1.0);
+    m.load(0, lines, n, banks);  // warm: every line in the L1 by t = 10000
+    const double first = m.load(10000, lines, n, banks);
+    return m.load(10000, lines, n, banks) - first;
+  };
+  EXPECT_DOUBLE_EQ(gap(3, 1), 1.5);
+  EXPECT_DOUBLE_EQ(gap(3, 4), 4.0);
+  EXPECT_DOUBLE_EQ(gap(9, 1), 3.0);
+  EXPECT_DOUBLE_EQ(gap(3, 0), 3.0);
+}

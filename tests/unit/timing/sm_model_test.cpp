@@ -139,9 +139,9 @@ TEST(SmModel, LoadsMissToDramThenHitInL1) {
   c.op(0, Pipe::Fma, {4}, {3});
   auto s = run(params(), {&c.t});
   // DRAM: 500 cycles for one sector, +96 bytes at 1000 B/cycle -> 500.096, so 501;
-  // FMA 501..505; L1 hit: 33 + 96 / 128 = 33.75 -> 539; FMA -> 543.
-  EXPECT_EQ(s.cycles, 543u);
-  EXPECT_EQ(stall(s, WarpStall::LongScoreboard), 500u + 33u);
+  // FMA 501..505; L1 hit, one wavefront: 33 -> 538 (waiting 506..537); FMA -> 542.
+  EXPECT_EQ(s.cycles, 542u);
+  EXPECT_EQ(stall(s, WarpStall::LongScoreboard), 500u + 32u);
 }
 
 TEST(SmModel, SharedMemoryConflictsAddWavefronts) {

@@ -47,6 +47,7 @@ struct Cta {
   }
   TraceOp& load(int w, uint32_t dst, uint32_t addr_reg, uint64_t line, uint8_t sectors) {
     TraceOp& o = op(w, program::Pipe::Lsu, {dst}, {addr_reg}, OpKind::Global);
+    o.wavefronts = 1;  // one line's words in distinct banks, as the recorder finds a coalesced load
     o.lines = uint32_t(t.lines.size());
     o.n_lines = 1;
     t.lines.push_back({line, sectors});
