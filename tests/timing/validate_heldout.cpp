@@ -34,7 +34,7 @@ struct Device : test::PtxDevice {
 // Microseconds of one launch; `shared` only sets the occupancy the model
 // sees (the kernels use none).
 template <class... A>
-double run(Device& d, timing::TimingSession& s, const char* k, Dim3 g, Dim3 b, uint64_t shared, A... args) {
+double run(test::PtxDevice& d, timing::TimingSession& s, const char* k, Dim3 g, Dim3 b, uint64_t shared, A... args) {
   const auto cfg = d.config(k, g, b, args...);
   exec::ExecOptions opts;
   opts.threads = 2;
@@ -119,13 +119,7 @@ double cache_gbps(timing::TimingSession& s, const config::GpuConfig& g, uint64_t
   // steady state's (the published runs make about 10^9 / N passes).
   const uint32_t i1 = passes_per_body * ((32 + bodies_per_pass - 1) / bodies_per_pass), i2 = 2 * i1;
   auto time = [&](uint32_t passes) {
-    const auto cfg = d.config("hs_cache_sum", {g.sm_count}, {256}, a, b, passes / passes_per_body * bodies_per_pass);
-    exec::ExecOptions opts;
-    opts.threads = 2;
-    opts.listener = s.begin_launch({"hs_cache_sum", {g.sm_count}, {256}, 0, 0});
-    auto r = d.launch("hs_cache_sum", cfg, opts);
-    if (r.status != Status::Success) throw std::runtime_error(r.fault ? r.fault->message : "launch failed");
-    return s.end_launch().microseconds;
+    return run(d, s, "hs_cache_sum", {g.sm_count}, {256}, 0, a, b, passes / passes_per_body * bodies_per_pass);
   };
   time(passes_per_body);  // a warm-up: the L2 persists, so both timed runs find the buffer there
   const double t1 = time(i1), t2 = time(i2);
@@ -193,13 +187,7 @@ double roofline_gflops(const config::GpuConfig& g, uint32_t inner, uint32_t bloc
   void* a = d.alloc<std::byte>(elements * 4);
   void* b = d.alloc<std::byte>(elements * 4);
   void* c = d.alloc<std::byte>(uint64_t(blocks) * 4);
-  const auto cfg = d.config("hs_roof", {blocks}, {256}, a, b, c, m);
-  exec::ExecOptions opts;
-  opts.threads = 2;
-  opts.listener = (*s)->begin_launch({"hs_roof", {blocks}, {256}, 0, 0});
-  auto r = d.launch("hs_roof", cfg, opts);
-  if (r.status != Status::Success) throw std::runtime_error(r.fault ? r.fault->message : "launch failed");
-  const double us = (*s)->end_launch().microseconds;
+  const double us = run(d, **s, "hs_roof", {blocks}, {256}, 0, a, b, c, m);
   return (2.0 + 2.0 * inner) * double(elements) / (us * 1e-6) / 1e9;
 }
 
@@ -244,13 +232,7 @@ double strides_bytes_per_cycle(const config::GpuConfig& g, uint32_t bytes, uint3
   // The rate between two iteration counts (the first loads' misses and the
   // launch cancel; the published runs make 147,456 iterations).
   auto cycles = [&](uint32_t iters) {
-    const auto cfg = d.config("hs_stride", {1}, {1024}, a, b, 0u, stride, iters);
-    exec::ExecOptions opts;
-    opts.threads = 2;
-    opts.listener = (*s)->begin_launch({"hs_stride", {1}, {1024}, 0, 0});
-    auto r = d.launch("hs_stride", cfg, opts);
-    if (r.status != Status::Success) throw std::runtime_error(r.fault ? r.fault->message : "launch failed");
-    return (*s)->end_launch().microseconds * double(g.clock_khz) / 1e3;
+    return run(d, **s, "hs_stride", {1}, {1024}, 0, a, b, 0u, stride, iters) * double(g.clock_khz) / 1e3;
   };
   const uint32_t i1 = 64, i2 = 128;
   const double per_warp_load = (cycles(i2) - cycles(i1)) / (1024.0 / 32 * 8 * (i2 - i1));
