@@ -99,6 +99,7 @@ void compute_facts(Function& f) {
     if (in.op == isa::Opcode::Cp)
       for (const auto& m : in.raw_mods)
         if (m == ".wait_group" || m == ".wait_all") u.flags |= kFactAsyncWait;
+        else if (m == ".bulk") u.flags |= kFactBulkCopy;
     if (in.op == isa::Opcode::Wgmma)
       for (const auto& m : in.raw_mods) {
         if (m == ".mma_async") u.flags |= kFactTensorAsync;

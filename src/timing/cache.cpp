@@ -78,6 +78,17 @@ uint8_t SectorCache::present(const LineAccess& a) const {
   return 0;
 }
 
+bool SectorCache::among_newest(uint64_t line, uint32_t k) const {
+  const Way* set = &ways_[size_t(set_of(line)) * geo_.ways];
+  const Way* it = nullptr;
+  for (uint32_t w = 0; w < geo_.ways; ++w)
+    if (set[w].tag == line) it = &set[w];
+  if (!it) return false;
+  uint32_t newer = 0;
+  for (uint32_t w = 0; w < geo_.ways; ++w) newer += set[w].tag != ~0ull && set[w].last_use > it->last_use;
+  return newer < k;
+}
+
 void SectorCache::invalidate() {
   std::fill(ways_.begin(), ways_.end(), Way{});
 }

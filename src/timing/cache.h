@@ -43,6 +43,8 @@ class SectorCache {
   Outcome write(const LineAccess& a);
   // The sectors of `a` it holds, without touching its LRU order.
   uint8_t present(const LineAccess& a) const;
+  // Whether `line` is held and among the `k` most recently used lines of its set.
+  bool among_newest(uint64_t line, uint32_t k) const;
   void invalidate();  // drops every line (e.g. L1 between kernels)
   const CacheStats& stats() const { return stats_; }
   uint32_t sets() const { return sets_; }

@@ -61,8 +61,9 @@ double MemorySystem::to_l2(double t, const LineAccess& a, bool write) {
   double done = l2q_.request(t, bytes);
   const L2Home h = home(a.line);
   auto o = write ? h.cache.write(a) : h.cache.read(a);
+  uint8_t left = 0;  // sectors an earlier launch left in the L2
   if (!write && o.miss && warm_) {
-    const uint8_t left = warm_->present({a.line, o.miss});  // by an earlier launch
+    left = warm_->present({a.line, o.miss});
     o.hit |= left;
     o.miss &= uint8_t(~left);
   }
@@ -71,7 +72,10 @@ double MemorySystem::to_l2(double t, const LineAccess& a, bool write) {
   if (near_) {
     // The near partition keeps what this SM reads and writes; L2 hits it
     // does not hold come from the far one.
-    const uint8_t far = uint8_t(o.hit & (write ? 0 : near_->read(a).miss));
+    uint8_t far = uint8_t(o.hit & (write ? 0 : near_->read(a).miss));
+    // What earlier launches left among the newer half of the L2's lines is
+    // in the near partition too, as this launch's own recent reads are.
+    if (far & left && warm_->among_newest(a.line, std::max<uint32_t>(p_.l2_ways / 2, 1))) far &= uint8_t(~left);
     if (write) near_->write(a);
     if (far) {
       stats_.l2_far_hit_sectors += popc(far);
@@ -114,12 +118,16 @@ double MemorySystem::drain_floor(const MemoryStats& s, double scale) const {
   return std::max(dram, double(s.l2_bytes) * scale / l2q_.bytes_per_cycle());
 }
 
-double MemorySystem::load(double t, const LineAccess* lines, uint32_t n, uint32_t banks) {
+double MemorySystem::load(double t, const LineAccess* lines, uint32_t n, uint32_t banks, bool through_l1) {
   uint32_t sectors = 0;
   for (uint32_t i = 0; i < n; ++i) sectors += popc(lines[i].sectors);
   const double cycles = std::max(double(banks), 1 + double(std::max<uint32_t>(n, 1) - 1) / p_.l1_lines_per_cycle);
   double done = l1q_.request(t, banks ? cycles * p_.l1_bytes_per_cycle : double(sectors) * kSectorBytes);
   for (uint32_t i = 0; i < n; ++i) {
+    if (!through_l1) {
+      done = std::max(done, to_l2(t, lines[i], false));
+      continue;
+    }
     auto o = l1_.read(lines[i]);
     stats_.l1_hit_sectors += popc(o.hit);
     stats_.l1_miss_sectors += popc(o.miss);

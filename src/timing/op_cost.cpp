@@ -69,7 +69,7 @@ Completion complete(const TimingParams& p, MemorySystem& mem, const TraceOp& op,
     case OpKind::Constant: r.done = mem.constant(at, op.wavefronts); break;
     case OpKind::Atomic: r.done = mem.atomic(at, lines, op.n_lines, op.wavefronts); break;
     case OpKind::AsyncCopy:
-      r.async_done = mem.load(at, lines, op.n_lines);
+      r.async_done = mem.load(at, lines, op.n_lines, 0, !op.bulk);
       r.from_memory = false;
       break;
     case OpKind::MbarWait: r.done = mem.shared(at, 1); break;  // reads the object once its phase is complete

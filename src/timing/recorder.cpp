@@ -35,19 +35,29 @@ AddressCounts count_addresses(const exec::MemoryAccess& a) {
 }
 
 // The op's lines: those of every group of its accesses (a TMA copy reads a
-// box as one group per row), each line once.
+// box as one group per row), each line once. A lane's access of more than
+// 32 bytes (cp.async.bulk: one lane, up to kilobytes) is coalesced in pieces
+// that touch at most the 64 lines a Coalesced holds.
 void add_lines(CtaTrace& t, TraceOp& op, const exec::MemoryAccess& a) {
-  const Coalesced c = coalesce(a.lane_addr, a.lanes, a.bytes_per_lane);
   if (op.n_lines == 0) op.lines = uint32_t(t.lines.size());
-  for (uint32_t i = 0; i < c.n_lines; ++i) {
-    auto* first = t.lines.data() + op.lines;
-    auto* hit = std::find_if(first, first + op.n_lines, [&](const LineAccess& x) { return x.line == c.lines[i].line; });
-    if (hit != first + op.n_lines) hit->sectors |= c.lines[i].sectors;
-    else {
-      t.lines.push_back(c.lines[i]);
-      ++op.n_lines;
+  auto merge = [&](const Coalesced& c) {
+    for (uint32_t i = 0; i < c.n_lines; ++i) {
+      auto* first = t.lines.data() + op.lines;
+      auto* hit = std::find_if(first, first + op.n_lines, [&](const LineAccess& x) { return x.line == c.lines[i].line; });
+      if (hit != first + op.n_lines) hit->sectors |= c.lines[i].sectors;
+      else {
+        t.lines.push_back(c.lines[i]);
+        ++op.n_lines;
+      }
     }
-  }
+  };
+  if (a.bytes_per_lane <= kSectorBytes) return merge(coalesce(a.lane_addr, a.lanes, a.bytes_per_lane));
+  constexpr uint32_t kPiece = 63 * kLineBytes;  // 64 lines at most, however it is aligned
+  for (uint32_t m = a.lanes; m; m &= m - 1)
+    for (uint32_t off = 0; off < a.bytes_per_lane; off += kPiece) {
+      const uint64_t at = a.lane_addr[std::countr_zero(m)] + off;
+      merge(coalesce(&at, 1u, std::min(kPiece, a.bytes_per_lane - off)));
+    }
 }
 
 }  // namespace
@@ -104,6 +114,7 @@ void TraceRecorder::append(CtaTrace& t, const exec::WarpStep& s) {
       add_lines(t, op, a);
     } else if (a.kind == AccessKind::AsyncCopy) {
       op.kind = OpKind::AsyncCopy;
+      op.bulk = (f.flags & program::kFactBulkCopy) != 0;
       add_lines(t, op, a);
     } else {
       op.kind = OpKind::Global;

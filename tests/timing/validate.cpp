@@ -183,6 +183,8 @@ constexpr SpecPeak kSpecPeaks[] = {
     {"a100", 312, 312, 312, 156, 624, 19.5, 0, 1410, 1410, "A100 whitepaper/datasheet, 1410 MHz boost"},
     {"h100", 989.4, 989.4, 989.4, 494.7, 1978.9, 66.9, 1978.9, 1830, 1980,
      "H100 datasheet; tensor peaks at the 1830 MHz tensor boost clock, FP64 at 1980 MHz"},
+    {"h100pcie", 756.5, 756.5, 756.5, 378, 1513, 51.2, 1513, 1620, 1755,
+     "H100 datasheet, PCIe (sparse figures halved); tensor peaks at a 1620 MHz tensor clock they imply, FP64 at 1755 MHz"},
     {"h200", 989.4, 989.4, 989.4, 494.7, 1978.9, 66.9, 1978.9, 1830, 1980,
      "H200 brief (= H100 SXM); 1830 MHz implied by the equal tensor peaks"},
     {"l4", 121, 121, 121, 60, 242.5, 0, 242.5, 2040, 2040, "L4 datasheet, sparse figures halved, 2040 MHz"},
@@ -281,6 +283,7 @@ struct StreamRow {
 constexpr StreamRow kStreamRead32[] = {
     {"a100", "a100_80", 85, 108, 1.41},
     {"h100", "h100_pcie (H100 PCIe: a proxy)", 96, 114, 1.755},
+    {"h100pcie", "h100_pcie", 96, 114, 1.755},
     {"h200", "h200", 123, 132, 1.98},
     {"l4", "l40 (L40: a proxy)", 163, 142, 2.49},
     {"rtx4090", "l40 (L40: a proxy)", 163, 142, 2.49},

@@ -11,12 +11,15 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <iterator>
+#include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "ptx_device.h"
 #include "timing/session.h"
@@ -241,6 +244,135 @@ double strides_bytes_per_cycle(const config::GpuConfig& g, uint32_t bytes, uint3
 
 namespace {
 
+// HPMLL's tma_bw (NewFeatures/TMA/Throughput/tma_bw): CTAs of one thread,
+// each copying `bytes` at a time from global memory into shared memory with
+// one cp.async.bulk whose completion it then waits for on an mbarrier (the
+// copy issued, then expect_tx, then an arrival, then try_wait until the
+// phase completes, as the benchmark orders them), its CTA's chunks `bytes`
+// x the grid apart. Kernel hs_tma_bw(a, iters).
+std::string tma_bulk_ptx(uint32_t bytes) {
+  return fmt::format(
+      ".version 8.0\n.target sm_90\n.address_size 64\n"
+      ".visible .entry hs_tma_bw(.param .u64 a, .param .u32 iters)\n{{\n"
+      "  .reg .pred %p<4>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<12>;\n"
+      "  .shared .align 128 .b8 smem[{0}];\n  .shared .align 8 .b64 bar;\n"
+      "  ld.param.u64 %rd1, [a];\n  cvta.to.global.u64 %rd1, %rd1;\n  ld.param.u32 %r1, [iters];\n"
+      "  mov.u32 %r2, %ctaid.x;\n  mov.u32 %r3, %nctaid.x;\n  mul.wide.u32 %rd2, %r2, {0};\n"
+      "  add.s64 %rd3, %rd1, %rd2;\n  mul.wide.u32 %rd4, %r3, {0};\n"
+      "  mov.u32 %r5, bar;\n  mov.u32 %r6, smem;\n"
+      "  mbarrier.init.shared::cta.b64 [%r5], 1;\n  fence.proxy.async.shared::cta;\n  mov.u32 %r7, 0;\n"
+      "LOOP:\n"
+      "  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r6], [%rd3], {0}, [%r5];\n"
+      "  mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%r5], {0};\n"
+      "  mbarrier.arrive.shared::cta.b64 %rd5, [%r5];\n"
+      "WAIT:\n  mbarrier.try_wait.shared::cta.b64 %p1, [%r5], %rd5;\n  @!%p1 bra WAIT;\n"
+      "  add.s64 %rd3, %rd3, %rd4;\n  add.u32 %r7, %r7, 1;\n  setp.lt.u32 %p2, %r7, %r1;\n  @%p2 bra LOOP;\n"
+      "  ret;\n}}\n",
+      bytes);
+}
+
+// tma_bw: GiB/s (the benchmark divides by 2^30) of `ctas` CTAs copying
+// `bytes` at a time. The published runs stream 4 GiB (cold, never reread);
+// here the rate between 16 and 32 copies a CTA, each run on a fresh
+// session so that both read cold data as the published run does.
+double tma_bulk_gibps(const config::GpuConfig& g, uint32_t ctas, uint32_t bytes) {
+  test::PtxDevice d(tma_bulk_ptx(bytes), "tma_bw", 1ull << 32);
+  const uint32_t i1 = 16, i2 = 32;
+  void* a = d.alloc<std::byte>(uint64_t(ctas) * bytes * i2);
+  auto time = [&](uint32_t iters) {
+    auto s = timing::TimingSession::create(g);
+    if (!s) throw std::runtime_error(s.error().message);
+    return run(d, **s, "hs_tma_bw", {ctas}, {1}, uint64_t(bytes) + 8, a, iters);  // its static shared memory
+  };
+  const double t1 = time(i1), t2 = time(i2);
+  return double(ctas) * bytes * (i2 - i1) / ((t2 - t1) * 1e-6) / double(1ull << 30);
+}
+
+// HPMLL's tma_lat_random (NewFeatures/TMA/Latency/tma_lat_random): one
+// thread chasing pointers through a buffer with cp.async.bulk: each step
+// copies the 16 bytes at the address the previous copy brought into shared
+// memory, waiting on an mbarrier for them (the copy, expect_tx, an arrival,
+// try_wait). The elements are 128 bytes apart in a random cycle. Kernel
+// hs_tma_chase(start, steps).
+const char* kTmaChasePtx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry hs_tma_chase(.param .u64 start, .param .u32 steps, .param .u64 sink)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<12>;
+  .shared .align 16 .b8 ptr[16];
+  .shared .align 8 .b64 bar;
+  ld.param.u64 %rd1, [start];
+  ld.param.u32 %r1, [steps];
+  mov.u32 %r5, bar;
+  mov.u32 %r6, ptr;
+  mbarrier.init.shared::cta.b64 [%r5], 1;
+  fence.proxy.async.shared::cta;
+  st.shared.u64 [%r6], %rd1;
+  mov.u32 %r7, 0;
+LOOP:
+  ld.shared.u64 %rd2, [%r6];
+  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r6], [%rd2], 16, [%r5];
+  mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%r5], 16;
+  mbarrier.arrive.shared::cta.b64 %rd5, [%r5];
+WAIT:
+  mbarrier.try_wait.shared::cta.b64 %p1, [%r5], %rd5;
+  @!%p1 bra WAIT;
+  add.u32 %r7, %r7, 1;
+  setp.lt.u32 %p2, %r7, %r1;
+  @%p2 bra LOOP;
+  ld.shared.u64 %rd3, [%r6];
+  setp.ne.u64 %p3, %rd3, 0;
+  @%p3 bra DONE;
+  ld.param.u64 %rd4, [sink];
+  st.global.u64 [%rd4], %rd3;
+DONE:
+  ret;
+}
+)";
+
+// tma_lat_random: cycles per step over a `footprint`-byte buffer (one
+// element per 128 bytes, in a random cycle as the benchmark shuffles it).
+// The published runs make 10^6 steps after a warm-up launch; here the rate
+// between one and two runs of whole turns of the cycle (at least 2,048
+// steps) after a warm-up launch that walks it once (buffers the L2 holds),
+// or between 2,048 and 4,096 steps on cold data with no warm-up (larger
+// buffers: their published steps mostly miss the L2 too).
+double tma_chase_cycles(const config::GpuConfig& g, uint64_t footprint) {
+  const uint64_t n = footprint / 128;
+  test::PtxDevice d(kTmaChasePtx, "tma_lat_random", std::max<uint64_t>(1ull << 28, footprint * 2));
+  auto* buf = d.alloc<std::byte>(footprint);
+  uint64_t* sink = d.alloc<uint64_t>(1);
+  std::vector<uint64_t> order(n);
+  for (uint64_t i = 0; i < n; ++i) order[i] = i;
+  std::mt19937_64 rng(42);
+  std::shuffle(order.begin() + 1, order.end(), rng);  // a cycle through every element, starting at 0
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t next = reinterpret_cast<uint64_t>(buf + order[(i + 1) % n] * 128);
+    std::memcpy(buf + order[i] * 128, &next, 8);
+  }
+  const bool warm = footprint < g.l2_cache_bytes;
+  std::unique_ptr<timing::TimingSession> s;
+  auto fresh = [&] {
+    auto r = timing::TimingSession::create(g);
+    if (!r) throw std::runtime_error(r.error().message);
+    s = std::move(*r);
+  };
+  auto cycles = [&](uint32_t steps) {
+    if (!warm) fresh();  // cold data in each run: the L2 persists within a session
+    return run(d, *s, "hs_tma_chase", {1}, {1}, 32, buf, steps, sink) * double(g.clock_khz) / 1e3;
+  };
+  fresh();
+  if (warm) cycles(uint32_t(n));
+  // Whole turns of the cycle (the published 10^6 steps make at least one):
+  // every line is then reused after all the others, as there.
+  const uint32_t s1 = warm ? uint32_t(n * ((2048 + n - 1) / n)) : 2048, s2 = 2 * s1;
+  const double c1 = cycles(s1), c2 = cycles(s2);
+  return (c2 - c1) / (s2 - s1);
+}
+
 // The gemm group: heldout_gemm (tests/cuda/timing/heldout_gemm.cu, an
 // nvcc-built program calling cublasLtMatmul in the benchmark's shape) run
 // under `softgpu run --timing --gpu KEY`, one warm-up call and one timed
@@ -299,6 +431,10 @@ void heldout_table(const std::vector<config::GpuConfig>& gpus, uint32_t stream_n
         model = strides_bytes_per_cycle(g, p["element_bytes"], p["stride"]);
       } else if (bench == "gpu-roofline") {
         model = roofline_gflops(g, p["inner_iterations"], p["blocks_per_sm"]);
+      } else if (bench == "hpmll tma_bw") {
+        model = tma_bulk_gibps(g, p["ctas"], p["load_bytes"]);
+      } else if (bench == "hpmll tma_lat_random") {
+        model = tma_chase_cycles(g, p["footprint_bytes"]);
       } else if (bench == "superbenchmark cublaslt_gemm") {
         const uint64_t m = p["m"], n = p["n"], k = p["k"];
         if (2.0 * double(m) * double(n) * double(k) > max_gemm_flop) continue;

@@ -25,7 +25,7 @@ TEST(ShippedConfigs, AllLoadSortedByKey) {
   for (const auto& c : *all) keys.push_back(c.key);
   ASSERT_GE(keys.size(), 3u);
   EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end()));
-  for (const char* k : {"a100", "h100", "h200", "l4", "rtx4090"})
+  for (const char* k : {"a100", "h100", "h100pcie", "h200", "l4", "rtx4090"})
     EXPECT_NE(std::find(keys.begin(), keys.end(), k), keys.end()) << k;
 }
 
@@ -54,6 +54,31 @@ TEST(ShippedConfigs, H100MatchesWhitepaper) {
   EXPECT_LT(c->global_memory_bytes, 80 * GiB);
 }
 
+
+// The PCIe card: the SXM5's SM and L2 (inherited through `base`), its own
+// SM count, clock and HBM2e (NVIDIA's H100 description: 114 SMs, 80 GB
+// HBM2e on 10 512-bit controllers, 50 MB L2, 2 TB/s).
+TEST(ShippedConfigs, H100PcieIsTheSxmSmWithItsOwnCountClockAndMemory) {
+  auto c = load_gpu_config(kShipped / "h100pcie.toml", kShipped);
+  auto sxm = load_gpu_config(kShipped / "h100.toml");
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  ASSERT_TRUE(sxm.ok()) << sxm.error().message;
+  EXPECT_EQ(c->key, "h100pcie");
+  EXPECT_EQ(c->name, "NVIDIA H100 PCIe 80GB");
+  EXPECT_EQ(c->sm_count, 114u);
+  EXPECT_EQ(c->clock_khz, 1755000u);
+  EXPECT_EQ(c->memory_type, "HBM2e");
+  EXPECT_EQ(c->memory_bus_width_bits, 5120u);
+  EXPECT_EQ(c->l2_cache_bytes, 50 * MiB);
+  EXPECT_NEAR(c->memory_bandwidth_gbps, 2000, 0.05 * 2000);
+  // FP32: 114 SMs x 128 lanes x 2 FLOP x 1.755 GHz = the datasheet's 51 TFLOPS.
+  EXPECT_NEAR(c->sm_count * 128 * 2 * double(c->clock_khz) / 1e9, 51.2, 0.1);
+  EXPECT_EQ(c->timing.fma.interval, sxm->timing.fma.interval);
+  EXPECT_EQ(c->timing.tensor_fp16_f32, sxm->timing.tensor_fp16_f32);
+  EXPECT_EQ(c->timing.l2_latency, sxm->timing.l2_latency);
+  EXPECT_EQ(c->timing.dram_latency, sxm->timing.dram_latency);
+  EXPECT_NE(c->timing.dram_efficiency, sxm->timing.dram_efficiency);
+}
 TEST(ShippedConfigs, A100MatchesWhitepaper) {
   auto c = load_gpu_config(kShipped / "a100.toml");
   ASSERT_TRUE(c.ok()) << c.error().message;
@@ -109,6 +134,7 @@ TEST(ShippedConfigs, BandwidthFollowsFromClockAndBusWidth) {
   // 2 transfers/clock x MHz x bytes per transfer / 1000.
   const Expect expects[] = {{"a100", 2.0 * 1593 * 640 / 1000},    // 2039.04
                             {"h100", 2.0 * 2619 * 640 / 1000},    // 3352.32
+                            {"h100pcie", 2.0 * 1593 * 640 / 1000}, // 2039.04
                             {"h200", 2.0 * 3201 * 752 / 1000},    // 4814.30
                             {"l4", 2.0 * 6251 * 24 / 1000},       // 300.05
                             {"rtx4090", 2.0 * 10501 * 48 / 1000}}; // 1008.10

@@ -55,6 +55,7 @@ TEST(ShippedTiming, Rtx4090MatchesWhitepaperAndDeviceQuery) {
 TEST(ShippedTiming, IntervalsFollowFromThroughputTable) {
   struct Rates { const char* key; double fp32, fp64, f16x2_lanes, int32, mufu, shfl; };
   const Rates rates[] = {{"a100", 64, 32, 128, 64, 16, 32},   {"h100", 128, 64, 128, 64, 16, 32},
+                         {"h100pcie", 128, 64, 128, 64, 16, 32},
                          {"h200", 128, 64, 128, 64, 16, 32},  {"l4", 128, 2, 64, 64, 16, 32},
                          {"rtx4090", 128, 2, 64, 64, 16, 32}};
   auto interval = [](double per_sm) { return uint32_t(32 / (per_sm / 4)); };
@@ -76,6 +77,7 @@ TEST(ShippedTiming, TensorRatesGiveSpecSheetPeaks) {
   struct Peak { const char* key; double ghz, fp16_f32_tflops, int8_tops; };
   const Peak peaks[] = {{"a100", 1.41, 312, 624},      // A100 whitepaper
                         {"h100", 1.83, 989.4, 1978.9}, // H100 datasheet (tensor clock 1830 MHz)
+                        {"h100pcie", 1.62, 756.5, 1513}, // H100 datasheet, PCIe: 1,513 / 3,026 sparse, halved
                         {"h200", 1.83, 989.4, 1978.9},
                         {"rtx4090", 2.52, 165.2, 660.6},
                         {"l4", 2.04, 121, 242.5}};     // L4 datasheet, sparse figures halved
@@ -88,7 +90,7 @@ TEST(ShippedTiming, TensorRatesGiveSpecSheetPeaks) {
   EXPECT_EQ(shipped("a100").timing.tensor_fp8_f32, 0);              // no FP8 before 8.9
   EXPECT_EQ(shipped("rtx4090").timing.tensor_fp16_f16, 2 * 512.0);  // GeForce: f32 accumulate at half rate
   // The tensor pipe's interval is one m16n8k16 (2 x 16 x 8 x 16 FLOP) per sub-partition.
-  for (const char* k : {"a100", "h100", "h200", "l4", "rtx4090"}) {
+  for (const char* k : {"a100", "h100", "h100pcie", "h200", "l4", "rtx4090"}) {
     const GpuConfig c = shipped(k);
     EXPECT_EQ(c.timing.tensor.interval, uint32_t(4096 / (c.timing.tensor_fp16_f32 / 4))) << k;
   }
@@ -217,7 +219,7 @@ TEST(Base, MissingBaseIsAnError) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().status, Status::InvalidValue);
   EXPECT_NE(r.error().message.find("x.toml:1:8: base \"b200\" not found"), std::string::npos) << r.error().message;
-  EXPECT_NE(r.error().message.find("available: a100, h100, h200, l4, rtx4090"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("available: a100, h100, h100pcie, h200, l4, rtx4090"), std::string::npos) << r.error().message;
   r = load_gpu_config(dir.write("y.toml", "base = \"nothere.toml\"\n"), kShipped);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("base \"nothere.toml\" not found"), std::string::npos) << r.error().message;

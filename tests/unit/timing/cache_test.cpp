@@ -38,6 +38,22 @@ TEST(SectorCache, LeastRecentlyUsedLineIsEvicted) {
   EXPECT_EQ(c.read({0x80, 1}).hit, 1);
 }
 
+// The k newest lines of a set: after 0x0, 0x400, 0x800, 0xc00 and 0x0 again
+// (set 0), the newest two are 0x0 and 0xc00; 0x400 is the oldest; a line
+// absent from the cache is among none.
+TEST(SectorCache, AmongNewestRanksALineWithinItsSet) {
+  SectorCache c(small(), WritePolicy::WriteBackAllocate);
+  for (uint64_t line : {0x0, 0x400, 0x800, 0xc00, 0x0}) c.read({line, 1});
+  c.read({0x80, 1});  // set 1: changes nothing in set 0
+  EXPECT_TRUE(c.among_newest(0x0, 1));
+  EXPECT_FALSE(c.among_newest(0xc00, 1));
+  EXPECT_TRUE(c.among_newest(0xc00, 2));
+  EXPECT_FALSE(c.among_newest(0x800, 2));
+  EXPECT_FALSE(c.among_newest(0x400, 3));
+  EXPECT_TRUE(c.among_newest(0x400, 4));
+  EXPECT_FALSE(c.among_newest(0x1000, 4));
+}
+
 TEST(SectorCache, WriteThroughDoesNotAllocate) {
   SectorCache c(small(), WritePolicy::WriteThroughNoAllocate);
   EXPECT_EQ(c.write({0x200, 0b1}).miss, 0b1);

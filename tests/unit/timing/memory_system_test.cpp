@@ -123,6 +123,45 @@ TEST(MemorySystem, WhatAnEarlierLaunchLeftInTheL2IsAnL2Hit) {
   EXPECT_EQ(warm.present({0x4000, 0b1111}), 0b0001);
 }
 
+// A bulk copy (cp.async.bulk, TMA) reads the L2 and never the L1: a line
+// an ordinary load has just brought into the L1 still takes the L2's 200
+// cycles for the copy, and the copy leaves nothing in the L1 (the next
+// ordinary load of a line only the copy read misses it: 200 cycles, an L2
+// hit, not the L1's 33).
+TEST(MemorySystem, BulkCopiesReadTheL2AndLeaveTheL1Alone) {
+  TimingParams p = params();
+  p.l1_bytes_per_cycle = 128;
+  MemorySystem m(p, 1.0);
+  const LineAccess a{0x2000, 0b0001}, b{0x3000, 0b0001};
+  m.load(0, &a, 1, 1);  // into the L1 and the L2 (an ordinary load: one bank wavefront)
+  EXPECT_DOUBLE_EQ(m.load(10000, &a, 1, 1) - 10000, 33.0);
+  EXPECT_DOUBLE_EQ(m.load(20000, &a, 1, 0, false) - 20000, 200.0);
+  m.load(30000, &b, 1, 0, false);  // DRAM -> L2 only
+  EXPECT_DOUBLE_EQ(m.load(40000, &b, 1, 1) - 40000, 200.0);
+  EXPECT_EQ(m.stats().l1_hit_sectors, 1u);  // the one ordinary re-read of a
+}
+
+// What an earlier launch left among the newer half of the L2's lines is a
+// near hit; an older leftover a far one. A warm L2 of one set of 4 ways,
+// near latency 200, far 480: lines 0x0, 0x80, 0x100 and 0x180 were read in
+// that order, so the two newest (0x180, 0x100) are near, the others far.
+TEST(MemorySystem, WhatAnEarlierLaunchLeftRecentlyIsInTheNearPartition) {
+  TimingParams p = params();
+  p.l2_bytes = 4 * 128;  // one set of 4 ways
+  p.l2_ways = 4;
+  p.l2_far_latency = 480;
+  SectorCache warm({4 * 128, 4, true}, WritePolicy::WriteBackAllocate);
+  for (uint64_t line : {0x0, 0x80, 0x100, 0x180}) warm.read({line, 0b0001});
+  MemorySystem m(p, 1.0);
+  m.set_warm(&warm);
+  const LineAccess oldest{0x0, 0b0001}, newest{0x180, 0b0001}, second{0x100, 0b0001}, older{0x80, 0b0001};
+  EXPECT_DOUBLE_EQ(m.load(0, &newest, 1), 200.0);
+  EXPECT_DOUBLE_EQ(m.load(10000, &second, 1) - 10000, 200.0);
+  EXPECT_DOUBLE_EQ(m.load(20000, &older, 1) - 20000, 480.0);
+  EXPECT_DOUBLE_EQ(m.load(30000, &oldest, 1) - 30000, 480.0);
+  EXPECT_EQ(m.stats().l2_far_hit_sectors, 2u);
+}
+
 }  // namespace
 
 // Near and far L2 partitions: an L1 of one line (so re-reads reach the L2),

@@ -109,9 +109,11 @@ TEST(TimingSession, ClockSummaryAndReport) {
   const auto& k = t.launches()[0];
   EXPECT_GT(k.cycles, 0u);
   // The same launch twice: the second finds its 256 KB in the L2, where
-  // the first left it (the L2 persists across launches), and is faster.
-  EXPECT_LT(t.launches()[1].cycles, k.cycles);
-  EXPECT_GT(t.launches()[1].cycles, k.cycles / 2);
+  // the first left it (the L2 persists across launches), among its newest
+  // lines, so in the near partition: its loads wait 265 cycles instead of
+  // DRAM's 650 (0.41 of them); its other costs keep it above a third.
+  EXPECT_LT(t.launches()[1].cycles, k.cycles * 6 / 10);
+  EXPECT_GT(t.launches()[1].cycles, k.cycles / 3);
   // h100.toml: kernel_launch_us = 2.5 at 1980 MHz -> 4950 cycles per launch.
   const double launch = 2.5 * 1980;
   EXPECT_NEAR(t.now_us(), (2 * launch + double(k.cycles + t.launches()[1].cycles)) / 1980.0, 1e-6);
