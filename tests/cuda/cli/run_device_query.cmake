@@ -1,12 +1,25 @@
 # Runs device_query under `softgpu run --gpu KEY` and checks every field it
-# prints against the same key in configs/gpus/KEY.toml (read here, not by
-# softgpu). -DSOFTGPU=... -DPROG=... -DCONFIG=path/to/KEY.toml
+# prints against the same key in configs/gpus/KEY.toml or the config it
+# names as its base (read here, not by softgpu).
+# -DSOFTGPU=... -DPROG=... -DCONFIG=path/to/KEY.toml
 cmake_minimum_required(VERSION 3.25)
 get_filename_component(key "${CONFIG}" NAME_WE)
 execute_process(COMMAND "${SOFTGPU}" run --gpu ${key} -- "${PROG}"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("exit code: ${rc}\n--- stdout ---\n${out}--- stderr ---\n${err}--------------")
 file(READ "${CONFIG}" toml)
+# A config with `base = "KEY"` inherits what it does not set: its own lines
+# first (the first match wins), then its base's (at most 8 deep: softgpu
+# itself rejects a cycle).
+get_filename_component(_dir "${CONFIG}" DIRECTORY)
+foreach(_depth RANGE 8)
+  if(NOT toml MATCHES "(^|\n)base *= *\"([^\"]+)\"")
+    break()
+  endif()
+  file(READ "${_dir}/${CMAKE_MATCH_2}.toml" _base_toml)
+  string(REGEX REPLACE "(^|\n)base *= *\"[^\"]+\"" "\\1" toml "${toml}")
+  string(APPEND toml "\n${_base_toml}")
+endforeach()
 set(failures "")
 if(NOT rc EQUAL 0)
   list(APPEND failures "exit code ${rc}, expected 0")
