@@ -99,7 +99,10 @@ void compute_facts(Function& f) {
     if (in.op == isa::Opcode::Cp)
       for (const auto& m : in.raw_mods)
         if (m == ".wait_group" || m == ".wait_all") u.flags |= kFactAsyncWait;
-        else if (m == ".bulk") u.flags |= kFactBulkCopy;
+        else if (m == ".bulk" || m == ".cg") u.flags |= kFactSkipsL1;
+    if (in.op == isa::Opcode::Ld)
+      for (const auto& m : in.raw_mods)
+        if (m == ".cg") u.flags |= kFactSkipsL1;
     if (in.op == isa::Opcode::Wgmma)
       for (const auto& m : in.raw_mods) {
         if (m == ".mma_async") u.flags |= kFactTensorAsync;

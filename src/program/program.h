@@ -208,7 +208,7 @@ inline constexpr uint8_t kFactTensorAsync = 8;    // wgmma.mma_async
 inline constexpr uint8_t kFactTensorCommit = 16;  // wgmma.commit_group
 inline constexpr uint8_t kFactTensorWait = 32;    // wgmma.wait_group
 inline constexpr uint8_t kFactFolded = 64;        // a mul fused into all its uses (Modifiers::kFolded): not issued
-inline constexpr uint8_t kFactBulkCopy = 128;     // cp.async.bulk (TMA included): copied by the TMA unit from the L2, never through the L1
+inline constexpr uint8_t kFactSkipsL1 = 128;      // neither looks up nor fills the L1: cp.async.bulk (TMA: the TMA unit reads the L2), .cg loads and cp.async (PTX cache operator: "cache at global level")
 inline constexpr uint32_t kPredSlot = 0x8000'0000u;
 
 struct Function {

@@ -71,8 +71,9 @@ class MemorySystem {
   // one L1 bank (timing/smem_banks.h); the L1 is then busy max(banks, 1 +
   // (n - 1) / l1_lines_per_cycle) cycles (its data banks, its tag stage).
   // 0 (cp.async, TMA): their sectors' bytes at l1_bytes_per_cycle.
-  // `through_l1` false (TMA, cp.async.bulk): the copy passes the SM's port
-  // to the L2 but neither looks up nor fills the L1.
+  // `through_l1` false (TMA and cp.async.bulk copies, .cg loads and
+  // cp.async): the access passes the SM's port to the L2 but neither looks
+  // up nor fills the L1.
   double load(double t, const LineAccess* lines, uint32_t n, uint32_t banks = 0, bool through_l1 = true);
   double store(double t, const LineAccess* lines, uint32_t n);
   double atomic(double t, const LineAccess* lines, uint32_t n, uint32_t serial);

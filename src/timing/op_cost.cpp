@@ -63,13 +63,13 @@ Completion complete(const TimingParams& p, MemorySystem& mem, const TraceOp& op,
   const double at = double(t);
   switch (op.kind) {
     case OpKind::Global:
-      r.done = op.store ? mem.store(at, lines, op.n_lines) : mem.load(at, lines, op.n_lines, op.wavefronts);
+      r.done = op.store ? mem.store(at, lines, op.n_lines) : mem.load(at, lines, op.n_lines, op.wavefronts, !op.skips_l1);
       break;
     case OpKind::Shared: r.done = mem.shared(at, op.wavefronts); break;
     case OpKind::Constant: r.done = mem.constant(at, op.wavefronts); break;
     case OpKind::Atomic: r.done = mem.atomic(at, lines, op.n_lines, op.wavefronts); break;
     case OpKind::AsyncCopy:
-      r.async_done = mem.load(at, lines, op.n_lines, 0, !op.bulk);
+      r.async_done = mem.load(at, lines, op.n_lines, 0, !op.skips_l1);
       r.from_memory = false;
       break;
     case OpKind::MbarWait: r.done = mem.shared(at, 1); break;  // reads the object once its phase is complete

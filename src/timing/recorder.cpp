@@ -114,7 +114,7 @@ void TraceRecorder::append(CtaTrace& t, const exec::WarpStep& s) {
       add_lines(t, op, a);
     } else if (a.kind == AccessKind::AsyncCopy) {
       op.kind = OpKind::AsyncCopy;
-      op.bulk = (f.flags & program::kFactBulkCopy) != 0;
+      op.skips_l1 = (f.flags & program::kFactSkipsL1) != 0;
       add_lines(t, op, a);
     } else {
       op.kind = OpKind::Global;
@@ -122,6 +122,7 @@ void TraceRecorder::append(CtaTrace& t, const exec::WarpStep& s) {
       // A load reads the L1's data banks as shared memory does: one
       // wavefront per distinct word in its worst bank (MemorySystem::load).
       if (!op.store) op.wavefronts = uint16_t(shared_wavefronts(a.lane_addr, a.lanes, a.bytes_per_lane));
+      op.skips_l1 = !op.store && (f.flags & program::kFactSkipsL1) != 0;
       add_lines(t, op, a);
     }
   }

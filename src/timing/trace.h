@@ -46,7 +46,7 @@ struct TraceOp {
   PhaseRole role = PhaseRole::None;
   uint32_t phase = 0;        // 1 + index in CtaTrace::phases of the phase it contributes to (role) or waits for (MbarWait)
   uint8_t tensor = 0;        // program::TensorKind of an mma
-  bool bulk = false;         // AsyncCopy by the TMA unit (cp.async.bulk): from the L2, not through the L1
+  bool skips_l1 = false;     // a load or copy that reads the L2 without the L1 (program::kFactSkipsL1)
   uint32_t tensor_flops = 0;
   uint16_t wavefronts = 0;    // Shared/Constant/Atomic, a global load's L1 banks; a tensor op's shared-memory operand reads
   uint8_t n_writes = 0, n_reads = 0;

@@ -76,33 +76,40 @@ TEST(TraceRecorder, ConvertsEachKindOfRecord) {
   EXPECT_EQ(ops[5].kind, OpKind::Exit);
 }
 
-// A bulk copy of 16 KB (one lane) is 128 whole lines, every one recorded
-// (a warp's ordinary access touches 64 at most), and marked as the TMA
-// unit's, which reads the L2 without the L1; a cp.async of 16 bytes a lane
-// is not.
-TEST(TraceRecorder, ABulkCopyRecordsEveryLineAndBypassesTheL1) {
+// A bulk copy of 16 KB (one lane) is all its lines, every one recorded (a
+// warp's ordinary access touches 64 at most). It skips the L1 (the TMA unit
+// reads the L2), as .cg loads and cp.async do (PTX cache operator .cg:
+// cache in L2 and below, not L1); cp.async.ca and plain loads do not.
+TEST(TraceRecorder, ABulkCopyRecordsEveryLineAndCgAccessesSkipTheL1) {
   auto p = test::decode(
       "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 16384, [%r2];\n"
-      "cp.async.cg.shared.global [%r3], [%rd2], 16;\n");
+      "cp.async.cg.shared.global [%r3], [%rd2], 16;\n"
+      "cp.async.ca.shared.global [%r3], [%rd2], 16;\n"
+      "ld.global.cg.v4.f32 {%f1, %f2, %f3, %f4}, [%rd2];\n"
+      "ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd2];\n");
   const auto& f = p.functions[0];
   uint64_t base[32] = {0x100000 + 64}, lanes[32];  // the bulk copy's start, mid-line
   for (int l = 0; l < 32; ++l) lanes[l] = 0x200000 + 16 * l;
   exec::MemoryAccess bulk{ptx::Space::Global, exec::AccessKind::AsyncCopy, 16384, 1u, base};
   exec::MemoryAccess small{ptx::Space::Global, exec::AccessKind::AsyncCopy, 16, ~0u, lanes};
+  exec::MemoryAccess ld{ptx::Space::Global, exec::AccessKind::Load, 16, ~0u, lanes};
   CtaTrace t;
   TraceRecorder::append(t, step(f, 0, {&bulk, 1}));
   TraceRecorder::append(t, step(f, 1, {&small, 1}));
+  TraceRecorder::append(t, step(f, 2, {&small, 1}));
+  TraceRecorder::append(t, step(f, 3, {&ld, 1}));
+  TraceRecorder::append(t, step(f, 4, {&ld, 1}));
   const auto& ops = t.warps[0].ops;
-  ASSERT_EQ(ops.size(), 2u);
+  ASSERT_EQ(ops.size(), 5u);
   EXPECT_EQ(ops[0].kind, OpKind::AsyncCopy);
-  EXPECT_TRUE(ops[0].bulk);
   ASSERT_EQ(ops[0].n_lines, 129u);  // 16 KB from mid-line: 127 whole lines and two halves
   uint32_t sectors = 0;
   for (uint32_t i = 0; i < ops[0].n_lines; ++i) sectors += uint32_t(std::popcount(unsigned(t.lines[ops[0].lines + i].sectors)));
   EXPECT_EQ(sectors, 16384u / 32);
-  EXPECT_EQ(ops[1].kind, OpKind::AsyncCopy);
-  EXPECT_FALSE(ops[1].bulk);
   EXPECT_EQ(ops[1].n_lines, 4u);
+  const bool skips[5] = {true, true, false, true, false};
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(ops[i].skips_l1, skips[i]) << i;
+  EXPECT_EQ(ops[3].kind, OpKind::Global);
 }
 
 TEST(TraceRecorder, GuardedOffInstructionsWriteNothing) {
