@@ -114,7 +114,6 @@ void TraceRecorder::append(CtaTrace& t, const exec::WarpStep& s) {
       add_lines(t, op, a);
     } else if (a.kind == AccessKind::AsyncCopy) {
       op.kind = OpKind::AsyncCopy;
-      op.skips_l1 = (f.flags & program::kFactSkipsL1) != 0;
       add_lines(t, op, a);
     } else {
       op.kind = OpKind::Global;
@@ -122,10 +121,12 @@ void TraceRecorder::append(CtaTrace& t, const exec::WarpStep& s) {
       // A load reads the L1's data banks as shared memory does: one
       // wavefront per distinct word in its worst bank (MemorySystem::load).
       if (!op.store) op.wavefronts = uint16_t(shared_wavefronts(a.lane_addr, a.lanes, a.bytes_per_lane));
-      op.skips_l1 = !op.store && (f.flags & program::kFactSkipsL1) != 0;
       add_lines(t, op, a);
     }
   }
+  // A load or copy with the fact reads the L2 without the L1 (stores never allocate there anyway).
+  op.skips_l1 = (op.kind == OpKind::AsyncCopy || (op.kind == OpKind::Global && !op.store)) &&
+                (f.flags & program::kFactSkipsL1) != 0;
   if (tensor_shared_bytes)
     op.wavefronts = uint16_t(std::min<uint64_t>((tensor_shared_bytes + 127) / 128, UINT16_MAX));
   if (s.outcome == exec::StepOutcome::AtBarrier || s.outcome == exec::StepOutcome::AtClusterBarrier) {

@@ -47,6 +47,13 @@ double run(test::PtxDevice& d, timing::TimingSession& s, const char* k, Dim3 g, 
   return s.end_launch().microseconds;
 }
 
+// A fresh timing session for `g` (an empty L2), or an exception.
+std::unique_ptr<timing::TimingSession> new_session(const config::GpuConfig& g) {
+  auto s = timing::TimingSession::create(g);
+  if (!s) throw std::runtime_error(s.error().message);
+  return std::move(*s);
+}
+
 // gpu-stream: GB/s = streams x n x 8 / time, 2 CTAs per SM.
 double stream_gbps(Device& d, timing::TimingSession& s, const config::GpuConfig& g, const std::string& kernel,
                    uint32_t block, uint32_t streams, uint32_t n) {
@@ -182,15 +189,14 @@ std::string roofline_ptx(uint32_t inner) {
 // the L2 starts cold as it is for the published arrays.
 double roofline_gflops(const config::GpuConfig& g, uint32_t inner, uint32_t blocks_per_sm) {
   const uint32_t m = 2 * std::clamp(4000u / (inner + 4), 8u, 100u);
-  auto s = timing::TimingSession::create(g);
-  if (!s) throw std::runtime_error(s.error().message);
+  const auto s = new_session(g);
   test::PtxDevice d(roofline_ptx(inner), "gpu-roofline", 1ull << 32);
   const uint32_t blocks = g.sm_count * blocks_per_sm;
   const uint64_t elements = uint64_t(blocks) * 256 * m;
   void* a = d.alloc<std::byte>(elements * 4);
   void* b = d.alloc<std::byte>(elements * 4);
   void* c = d.alloc<std::byte>(uint64_t(blocks) * 4);
-  const double us = run(d, **s, "hs_roof", {blocks}, {256}, 0, a, b, c, m);
+  const double us = run(d, *s, "hs_roof", {blocks}, {256}, 0, a, b, c, m);
   return (2.0 + 2.0 * inner) * double(elements) / (us * 1e-6) / 1e9;
 }
 
@@ -230,12 +236,11 @@ double strides_bytes_per_cycle(const config::GpuConfig& g, uint32_t bytes, uint3
   test::PtxDevice d(stride_ptx(bytes), "gpu-strides", 1ull << 28);
   void* a = d.alloc<std::byte>(uint64_t(64 * stride + 32) * bytes);
   void* b = d.alloc<std::byte>(1024 * 8);
-  auto s = timing::TimingSession::create(g);
-  if (!s) throw std::runtime_error(s.error().message);
+  const auto s = new_session(g);
   // The rate between two iteration counts (the first loads' misses and the
   // launch cancel; the published runs make 147,456 iterations).
   auto cycles = [&](uint32_t iters) {
-    return run(d, **s, "hs_stride", {1}, {1024}, 0, a, b, 0u, stride, iters) * double(g.clock_khz) / 1e3;
+    return run(d, *s, "hs_stride", {1}, {1024}, 0, a, b, 0u, stride, iters) * double(g.clock_khz) / 1e3;
   };
   const uint32_t i1 = 64, i2 = 128;
   const double per_warp_load = (cycles(i2) - cycles(i1)) / (1024.0 / 32 * 8 * (i2 - i1));
@@ -280,9 +285,7 @@ double tma_bulk_gibps(const config::GpuConfig& g, uint32_t ctas, uint32_t bytes)
   const uint32_t i1 = 16, i2 = 32;
   void* a = d.alloc<std::byte>(uint64_t(ctas) * bytes * i2);
   auto time = [&](uint32_t iters) {
-    auto s = timing::TimingSession::create(g);
-    if (!s) throw std::runtime_error(s.error().message);
-    return run(d, **s, "hs_tma_bw", {ctas}, {1}, uint64_t(bytes) + 8, a, iters);  // its static shared memory
+    return run(d, *new_session(g), "hs_tma_bw", {ctas}, {1}, uint64_t(bytes) + 8, a, iters);  // its static shared memory
   };
   const double t1 = time(i1), t2 = time(i2);
   return double(ctas) * bytes * (i2 - i1) / ((t2 - t1) * 1e-6) / double(1ull << 30);
@@ -354,17 +357,11 @@ double tma_chase_cycles(const config::GpuConfig& g, uint64_t footprint) {
     std::memcpy(buf + order[i] * 128, &next, 8);
   }
   const bool warm = footprint < g.l2_cache_bytes;
-  std::unique_ptr<timing::TimingSession> s;
-  auto fresh = [&] {
-    auto r = timing::TimingSession::create(g);
-    if (!r) throw std::runtime_error(r.error().message);
-    s = std::move(*r);
-  };
+  auto s = new_session(g);
   auto cycles = [&](uint32_t steps) {
-    if (!warm) fresh();  // cold data in each run: the L2 persists within a session
+    if (!warm) s = new_session(g);  // cold data in each run: the L2 persists within a session
     return run(d, *s, "hs_tma_chase", {1}, {1}, 32, buf, steps, sink) * double(g.clock_khz) / 1e3;
   };
-  fresh();
   if (warm) cycles(uint32_t(n));
   // Whole turns of the cycle (the published 10^6 steps make at least one):
   // every line is then reused after all the others, as there.
@@ -412,8 +409,7 @@ void heldout_table(const std::vector<config::GpuConfig>& gpus, uint32_t stream_n
       date, stream_n, max_footprint / 1024, max_gemm_flop / 1e9);
   std::map<std::string, std::pair<double, int>> by_group;  // group -> sum |error|, count
   for (const auto& g : gpus) {
-    auto s = timing::TimingSession::create(g);
-    if (!s) throw std::runtime_error(s.error().message);
+    const auto s = new_session(g);
     Device d;
     for (const auto& e : doc["entries"]) {
       if (e["gpu"] != g.key) continue;
@@ -422,11 +418,11 @@ void heldout_table(const std::vector<config::GpuConfig>& gpus, uint32_t stream_n
       const auto& p = e["params"];
       double model = 0;
       if (bench == "gpu-stream") {
-        model = stream_gbps(d, **s, g, e["kernel"], p["block_size"], p["streams"], stream_n);
+        model = stream_gbps(d, *s, g, e["kernel"], p["block_size"], p["streams"], stream_n);
       } else if (bench == "gpu-cache") {
         const uint64_t bytes = p["footprint_bytes"];
         if (bytes > max_footprint) continue;
-        model = cache_gbps(**s, g, bytes);
+        model = cache_gbps(*s, g, bytes);
       } else if (bench == "gpu-strides") {
         model = strides_bytes_per_cycle(g, p["element_bytes"], p["stride"]);
       } else if (bench == "gpu-roofline") {
