@@ -398,6 +398,9 @@ cudaError_t gemm_ex_dispatch(cudaStream_t s, GemmCombo combo, bool ta, bool tb, 
     case GemmCombo::f_f_via_h: return SG_EX(float, float, float, float, f16);
     case GemmCombo::f_f_via_bf: return SG_EX(float, float, float, float, bf16);
     case GemmCombo::d_d: return SG_EX(double, double, double, double, none);
+    case GemmCombo::q8_h:
+    case GemmCombo::q8_bf:
+    case GemmCombo::q8_f: return cudaErrorNotSupported;  // cuBLASLt only (gemm_combo never gives them here)
   }
 #undef SG_EX
   return cudaErrorNotSupported;

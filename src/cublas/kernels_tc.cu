@@ -167,6 +167,13 @@ cudaError_t launch_gemm_tc(cudaStream_t s, TcGemm kind, bool ta, bool tb, int m,
                            const void* alpha_host, const void* alpha_dev, const void* a, int64_t lda, int64_t sa,
                            const void* b, int64_t ldb, int64_t sb, const void* beta_host, const void* beta_dev,
                            void* c, int64_t ldc, int64_t sc, int batch, const void* const* const* arrays) {
+  if (!arrays) {
+    bool ran = false;
+    if (cudaError_t e = launch_gemm_sm90(s, kind, ta, tb, m, n, k, alpha_host, alpha_dev, a, lda, sa, b, ldb, sb,
+                                         beta_host, beta_dev, c, ldc, sc, batch, ran);
+        e != cudaSuccess || ran)
+      return e;
+  }
 #define SG_TC(O, TI, TO, TS, ACC16)                                                                                 \
   launch_as<Op::O, TI, TO, TS, ACC16>(s, ta, tb, m, n, k, alpha_host, alpha_dev, a, lda, sa, b, ldb, sb, beta_host, \
                                       beta_dev, c, ldc, sc, batch, arrays)

@@ -5,7 +5,8 @@
 // k, leading dimensions and strided batches; arguments already validated.
 // f16/bf16 inputs laid out for 16-byte copies run on the multistage
 // 128x128 / 128x64 cp.async / ldmatrix kernel, the rest on the 64x64 one
-// (kernels_tc.cu, use_multistage).
+// (kernels_tc.cu, use_multistage); on sm_90 the K-major f32-accumulating
+// f16/bf16 calls first try the TMA + wgmma kernel (kernels_sm90.cu).
 #pragma once
 
 #include <cstdint>
@@ -33,5 +34,16 @@ cudaError_t launch_gemm_tc(cudaStream_t s, TcGemm kind, bool ta, bool tb, int m,
                            const void* b, int64_t ldb, int64_t sb, const void* beta_host, const void* beta_dev,
                            void* c, int64_t ldc, int64_t sc, int batch,
                            const void* const* const* arrays = nullptr);
+
+// On an sm_90 GPU (kernels_sm90.cu), the f16 / bf16 calls accumulating in
+// f32 with A and B K-major (ta, !tb) and TMA-describable (16-byte aligned
+// A, B, ld and batch strides) run on the TMA + wgmma kernel of
+// gemm_sm90.cuh: launches it and sets ran; otherwise ran is false and
+// nothing is launched. launch_gemm_tc tries it first (not for gemmBatched's
+// pointer arrays).
+cudaError_t launch_gemm_sm90(cudaStream_t s, TcGemm kind, bool ta, bool tb, int m, int n, int k,
+                             const void* alpha_host, const void* alpha_dev, const void* a, int64_t lda, int64_t sa,
+                             const void* b, int64_t ldb, int64_t sb, const void* beta_host, const void* beta_dev,
+                             void* c, int64_t ldc, int64_t sc, int batch, bool& ran);
 
 }  // namespace softgpu::cublas

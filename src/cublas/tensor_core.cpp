@@ -30,7 +30,10 @@ bool tensor_core_route(cublasMath_t mode, cublasComputeType_t comp, GemmCombo co
     case GemmCombo::f_f_tf32: return out = TcGemm::tf32, true;
     case GemmCombo::f_f_via_h: return out = TcGemm::via_f16, true;
     case GemmCombo::f_f_via_bf: return out = TcGemm::via_bf16, true;
-    case GemmCombo::d_d: return false;
+    case GemmCombo::d_d:
+    case GemmCombo::q8_h:
+    case GemmCombo::q8_bf:
+    case GemmCombo::q8_f: return false;
   }
   return false;
 }

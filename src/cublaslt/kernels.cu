@@ -356,6 +356,9 @@ cudaError_t matmul_tc_as(cudaStream_t s, const MatmulArgs& m) {
 }  // namespace
 
 cudaError_t launch_matmul(cudaStream_t s, const MatmulArgs& args) {
+  // On an sm_90 GPU, the TN calls the Hopper kernel takes (kernels_sm90.cu).
+  bool ran = false;
+  if (cudaError_t e = launch_matmul_sm90(s, args, ran); e != cudaSuccess || ran) return e;
   // On the tensor cores, as cuBLASLt runs them: 16-bit inputs (COMPUTE_16F
   // accumulating in f32 here too) and f32 inputs with a FAST_* compute
   // type; FP32 and f64 on the SIMT kernel.
@@ -374,6 +377,9 @@ cudaError_t launch_matmul(cudaStream_t s, const MatmulArgs& args) {
     case GemmCombo::f_f_via_bf: return SG_TC(bf16, float, float, float);
     case GemmCombo::f_f: return SG_LT(float, float, float, float, none);
     case GemmCombo::d_d: return SG_LT(double, double, double, double, none);
+    case GemmCombo::q8_h:
+    case GemmCombo::q8_bf:
+    case GemmCombo::q8_f: return cudaErrorNotSupported;  // the Hopper kernel only (matmul.cpp checked it applies)
   }
 #undef SG_TC
 #undef SG_LT

@@ -2,7 +2,8 @@
 // (shared by both), then the kernels of kernels.cu on the caller's stream.
 // Column-major (CUBLASLT_ORDER_COL) and row-major (_ROW) layouts, each
 // matrix its own.
-// One algorithm (the tiled SIMT kernel), needing no workspace.
+// One algorithm, needing no workspace: the kernel is picked by type, layout
+// and GPU (kernels.cu; kernels_sm90.cu on sm_90).
 //
 // Statuses: a null handle is NOT_INITIALIZED; an uninitialized descriptor,
 // shapes that do not match (op(A) m x k, op(B) k x n, C and D m x n), ld
@@ -15,6 +16,7 @@
 // is NOT_SUPPORTED with one line on stderr naming the call and the
 // combination.
 #include <climits>
+#include <cstdint>
 #include <cstdio>
 
 #include "handle.h"
@@ -97,7 +99,7 @@ cublasStatus_t plan(const char* call, cublasLtMatmulDesc_t pd, cublasLtMatrixLay
   const auto at = cudaDataType(a->type), bt = cudaDataType(b->type), ct = cudaDataType(c->type),
              dt = cudaDataType(dl->type);
   const auto comp = cublasComputeType_t(d->compute_type);
-  if (ct != dt || !cublas::gemm_combo(at, bt, dt, comp, out.combo) ||
+  if (ct != dt || !cublas::gemm_combo(at, bt, dt, comp, out.combo, /*fp8=*/true) ||
       cudaDataType(d->scale_type) != cublas::scale_type(out.combo)) {
     std::snprintf(what, sizeof what, "A %s, B %s, C %s, D %s with %s and scale type %s", cublas::type_name(at),
                   cublas::type_name(bt), cublas::type_name(ct), cublas::type_name(dt), cublas::compute_name(comp),
@@ -139,6 +141,15 @@ cublasStatus_t plan(const char* call, cublasLtMatmulDesc_t pd, cublasLtMatrixLay
   const bool gelu_aux = e == CUBLASLT_EPILOGUE_GELU_AUX || e == CUBLASLT_EPILOGUE_GELU_AUX_BIAS ||
                         e == CUBLASLT_EPILOGUE_DGELU || e == CUBLASLT_EPILOGUE_DGELU_BGRAD;
   if ((bias_in || bias_out) && !d->bias) return CUBLAS_STATUS_INVALID_VALUE;
+  // FP8 runs on the Hopper kernel alone: as cuBLASLt requires, A transposed
+  // and B not (both K-major), ld and batch strides multiples of 16 bytes.
+  if (cublas::is_fp8(out.combo)) {
+    if (!fp8_matmul_available()) return unsupported(call, "an FP8 matmul on a GPU other than sm_90");
+    if (!out.ta || out.tb) return unsupported(call, "an FP8 matmul other than TN (A transposed, B not)");
+    if (e != CUBLASLT_EPILOGUE_DEFAULT) return unsupported(call, "an FP8 matmul with an epilogue other than DEFAULT");
+    if (out.lda % 16 || out.ldb % 16 || (out.batch > 1 && (out.sa % 16 || out.sb % 16 || out.sa <= 0 || out.sb <= 0)))
+      return unsupported(call, "an FP8 matmul with ld or batch strides not multiples of 16 bytes");
+  }
   if ((mask || gelu_aux) && d_row) return unsupported(call, "an aux epilogue with a row-major D");
   if (mask || gelu_aux) {
     const int64_t mult = mask ? 128 : 8;
@@ -198,6 +209,8 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t h, cublasLtMatmulDesc_t op_desc, 
   if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
   if (args.m == 0 || args.n == 0) return CUBLAS_STATUS_SUCCESS;
   if (!a || !b || !c || !d) return CUBLAS_STATUS_INVALID_VALUE;
+  if (softgpu::cublas::is_fp8(args.combo) && (reinterpret_cast<uintptr_t>(a) % 16 || reinterpret_cast<uintptr_t>(b) % 16))
+    return lt::unsupported("cublasLtMatmul", "an FP8 matmul with A or B not 16-byte aligned");
   // In place (D == C) needs the same layout.
   if (c == d && (args.c_rs != args.d_rs || args.c_cs != args.d_cs || args.sc != args.sd))
     return CUBLAS_STATUS_INVALID_VALUE;

@@ -1,12 +1,16 @@
 # report_launches(NAMES TENSOR REPORT PASS [ARGS...]): runs `PROG ARGS`
-# under `softgpu run --timing --report REPORT` (SOFTGPU, PROG from the
-# caller's -D options), fails unless it exits 0 and its stdout matches
+# under `softgpu run --timing --report REPORT` (SOFTGPU, PROG and, if set,
+# GPU (--gpu) from the caller's -D options), fails unless it exits 0 and its stdout matches
 # PASS, and sets NAMES and TENSOR to each launch's kernel name and whether
 # it issued tensor-pipe instructions (YES / NO, from the report's
 # pipe_utilization.tensor), in launch order. For the route checks of
 # cublas/check_tensor_route.cmake and cublaslt/check_lt_route.cmake.
 function(report_launches names_var tensor_var report pass)
-  execute_process(COMMAND ${SOFTGPU} run --timing --report ${report} -- ${PROG} ${ARGN}
+  set(gpu "")
+  if(GPU)
+    set(gpu --gpu ${GPU})
+  endif()
+  execute_process(COMMAND ${SOFTGPU} run ${gpu} --timing --report ${report} -- ${PROG} ${ARGN}
                   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0 OR NOT out MATCHES "${pass}")
     message(FATAL_ERROR "${PROG} ${ARGN} failed (${rc}):\n${out}\n${err}")

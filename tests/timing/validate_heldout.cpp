@@ -373,11 +373,11 @@ double tma_chase_cycles(const config::GpuConfig& g, uint64_t footprint) {
 // The gemm group: heldout_gemm (tests/cuda/timing/heldout_gemm.cu, an
 // nvcc-built program calling cublasLtMatmul in the benchmark's shape) run
 // under `softgpu run --timing --gpu KEY`, one warm-up call and one timed
-// call; the TFLOP/s it prints from its cudaEvents. Throws when the program
+// call, f16 or (fp8) e4m3 inputs; the TFLOP/s it prints from its cudaEvents. Throws when the program
 // is not built (no CUDA toolkit) or fails.
-double gemm_tflops(const std::string& gpu, uint64_t m, uint64_t n, uint64_t k) {
-  const std::string cmd = fmt::format("'{}' run --timing --gpu {} -- '{}' {} {} {} 2>&1", SOFTGPU_CLI, gpu,
-                                      SOFTGPU_HELDOUT_GEMM, m, n, k);
+double gemm_tflops(const std::string& gpu, uint64_t m, uint64_t n, uint64_t k, bool fp8) {
+  const std::string cmd = fmt::format("'{}' run --timing --gpu {} -- '{}' --type {} {} {} {} 2>&1", SOFTGPU_CLI, gpu,
+                                      SOFTGPU_HELDOUT_GEMM, fp8 ? "fp8" : "fp16", m, n, k);
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) throw std::runtime_error("cannot run " + cmd);
   std::string out;
@@ -434,7 +434,7 @@ void heldout_table(const std::vector<config::GpuConfig>& gpus, uint32_t stream_n
       } else if (bench == "superbenchmark cublaslt_gemm") {
         const uint64_t m = p["m"], n = p["n"], k = p["k"];
         if (2.0 * double(m) * double(n) * double(k) > max_gemm_flop) continue;
-        model = gemm_tflops(g.key, m, n, k);
+        model = gemm_tflops(g.key, m, n, k, p.value("a_b_type", "") == "CUDA_R_8F_E4M3");
       } else {
         continue;
       }

@@ -433,6 +433,40 @@ static int part_route(cublasHandle_t h) {
   return 0;
 }
 
+// The Hopper kernel's calls (run with --gpu h100): f16 / bf16 inputs
+// accumulating in f32 with transa T, transb N (K-major A and B) and 16-byte
+// aligned layouts, plain and strided-batched, shapes on and off the 128 x
+// 128 and 128 x 256 tiles, k tails inside a 64-element stage and more K
+// stages than the ring's four, both pointer modes, beta = 0; then the same
+// layouts the Hopper kernel does not take (Hgemm: f16 accumulation; NT),
+// which must still be right. Each width forced, then the default pick.
+static int part_hopper(cublasHandle_t h) {
+  static const char* const kNames[] = {"GemmEx 16F/32F COMPUTE_32F", "GemmEx 16BF/32F COMPUTE_32F",
+                                       "GemmEx 16F/16F COMPUTE_32F", "GemmEx 16BF/16BF COMPUTE_32F",
+                                       "GemmStridedBatchedEx 16F/32F COMPUTE_32F",
+                                       "GemmStridedBatchedEx 16BF/16BF COMPUTE_32F"};
+  static const int kShapes[][3] = {{128, 128, 64}, {131, 77, 45}, {256, 272, 520}, {1, 136, 200}, {200, 9, 1}};
+  for (const char* tile : {"wgmma128x128", "wgmma128x256", ""}) {
+    if (*tile) setenv("SOFTGPU_CUBLAS_TC_TILE", tile, 1);
+    else unsetenv("SOFTGPU_CUBLAS_TC_TILE");
+    int v = 0;
+    for (const char* name : kNames) {
+      const Spec& sp = spec(name);
+      const bool batched = sp.api == kGemmBatchedEx;
+      for (const auto& d : kShapes) {
+        ++v;
+        if (batched && d[0] * d[1] * d[2] > 256 * 272 * 64) continue;
+        Shape s{CUBLAS_OP_T, CUBLAS_OP_N, d[0], d[1], d[2], batched ? 2 : 1, v % 2 == 1, v % 3 == 2, false, true};
+        if (run_case(h, sp, s)) return 1;
+      }
+    }
+  }
+  Shape s{CUBLAS_OP_T, CUBLAS_OP_N, 131, 77, 45, 1, false, false, false, true};
+  if (run_case(h, spec("Hgemm"), s)) return 1;
+  s.ta = CUBLAS_OP_N, s.tb = CUBLAS_OP_T;
+  return run_case(h, spec("GemmEx 16F/32F COMPUTE_32F"), s);
+}
+
 int main(int argc, char** argv) {
   const std::string part = argc > 1 ? argv[1] : "all";
   cublasHandle_t h;
@@ -443,6 +477,7 @@ int main(int argc, char** argv) {
       (part_specs(h, kHalfSpecs, sizeof kHalfSpecs / sizeof *kHalfSpecs) || part_multistage(h)))
     return 1;
   if ((all || part == "route") && part_route(h)) return 1;
+  if (part == "hopper" && part_hopper(h)) return 1;
   CHECK_BLAS(cublasDestroy(h));
   if (!checks) {
     std::fprintf(stderr, "FAIL cublas_tensor_core: unknown part %s\n", part.c_str());

@@ -23,7 +23,9 @@
 #     says so once on stderr.
 #   cublas_tensor_core PART: the tensor-core gemm (tf32 incl. the exact-f32
 #     calls around it, half: f16/bf16 and FAST_16F/16BF) against CPU loops;
-#     tensor_route: which calls issue tensor-pipe instructions (--report).
+#     tensor_route: which calls issue tensor-pipe instructions (--report);
+#     hopper (H100): the calls of the TMA + wgmma kernel, and which kernel
+#     each ran (tensor_hopper_route).
 #   mlp_train: a two-layer MLP trained for 10 SGD steps through cublasSgemm /
 #     Sgeam / Saxpy, losses against the same computation on the CPU.
 if(TARGET cublas)
@@ -66,6 +68,15 @@ if(TARGET cublas)
             -DWORK=${CMAKE_CURRENT_BINARY_DIR} "-DEXPECT=simt tc tc tc tc simt simt tc simt"
             -P ${_src}/cublas/check_tensor_route.cmake)
   set_tests_properties(cuda.cublas_tensor_route PROPERTIES LABELS cuda TIMEOUT 600)
+  # On an H100: the TN f16/bf16 calls accumulating in f32 on the TMA + wgmma
+  # kernel (gemm_sm90.cuh), each tile width forced and the default pick:
+  # 3 x 28 calls on it, Hgemm and an NT call on the mma.sync kernels.
+  add_test(NAME cuda.cublas_tensor_hopper_route
+    COMMAND ${CMAKE_COMMAND} -DSOFTGPU=$<TARGET_FILE:softgpu> -DPROG=${_bin}/cublas_tensor_core -DARGS=hopper
+            -DGPU=h100 -DWORK=${CMAKE_CURRENT_BINARY_DIR} "-DPASS=PASS cublas_tensor_core hopper"
+            "-DCOUNTS=sm90_gemm_kernel<=84@@gemm_tc_ms_kernel<=2"
+            -P ${_src}/cublaslt/check_lt_route.cmake)
+  set_tests_properties(cuda.cublas_tensor_hopper_route PROPERTIES LABELS cuda TIMEOUT 600)
   softgpu_cuda_program(mlp_train SOURCES cublas/mlp_train.cu FLAGS -lcublas)
   cuda_test(cublas_mlp_train mlp_train STDOUT_REGEX "PASS mlp_train")
 endif()

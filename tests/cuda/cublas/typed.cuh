@@ -5,17 +5,21 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <library_types.h>
 
 #include <cstring>
 
 enum Round { kNone, kTf32, kF16, kBf16 };
-static size_t tsize(cudaDataType t) { return t == CUDA_R_64F ? 8 : t == CUDA_R_32F ? 4 : 2; }
+static size_t tsize(cudaDataType t) {
+  return t == CUDA_R_64F ? 8 : t == CUDA_R_32F ? 4 : t == CUDA_R_8F_E4M3 ? 1 : 2;
+}
 static void put(cudaDataType t, void* p, long i, double v) {
   switch (t) {
     case CUDA_R_16F: ((__half*)p)[i] = __float2half_rn((float)v); break;
     case CUDA_R_16BF: ((__nv_bfloat16*)p)[i] = __float2bfloat16_rn((float)v); break;
     case CUDA_R_32F: ((float*)p)[i] = (float)v; break;
+    case CUDA_R_8F_E4M3: ((__nv_fp8_e4m3*)p)[i] = __nv_fp8_e4m3((float)v); break;
     default: ((double*)p)[i] = v; break;
   }
 }
@@ -24,6 +28,7 @@ static double get(cudaDataType t, const void* p, long i) {
     case CUDA_R_16F: return __half2float(((const __half*)p)[i]);
     case CUDA_R_16BF: return __bfloat162float(((const __nv_bfloat16*)p)[i]);
     case CUDA_R_32F: return ((const float*)p)[i];
+    case CUDA_R_8F_E4M3: return float(((const __nv_fp8_e4m3*)p)[i]);
     default: return ((const double*)p)[i];
   }
 }

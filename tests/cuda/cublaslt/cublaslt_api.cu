@@ -208,9 +208,33 @@ static int statuses(cublasLtHandle_t lt) {
   cublasLtMatmulDesc_t wrong_scale;
   CHECK_LT(cublasLtMatmulDescCreate(&wrong_scale, CUBLAS_COMPUTE_32F, CUDA_R_64F));
   EXPECT_LT(mm(lt, wrong_scale, l8, l8), CUBLAS_STATUS_NOT_SUPPORTED);
+  // FP8 (e4m3 A and B, f16 D): on an sm_90 GPU only, TN only, ld a multiple
+  // of 16 bytes; the heuristic says so as the matmul does.
+  int dev = 0, major = 0;
+  CHECK(cudaGetDevice(&dev));
+  CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+  cublasLtMatmulDesc_t op8;
+  CHECK_LT(cublasLtMatmulDescCreate(&op8, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+  cublasLtMatrixLayout_t q16, q16_ld24, hd16;
+  CHECK_LT(cublasLtMatrixLayoutCreate(&q16, CUDA_R_8F_E4M3, 16, 16, 16));
+  CHECK_LT(cublasLtMatrixLayoutCreate(&q16_ld24, CUDA_R_8F_E4M3, 16, 16, 24));
+  CHECK_LT(cublasLtMatrixLayoutCreate(&hd16, CUDA_R_16F, 16, 16, 16));
+  auto heur8 = [&](cublasLtMatrixLayout_t la) {
+    return cublasLtMatmulAlgoGetHeuristic(lt, op8, la, q16, hd16, hd16, pref, 1, &r, &found);
+  };
+  EXPECT_LT(heur8(q16), CUBLAS_STATUS_NOT_SUPPORTED);  // NN
+  CHECK_LT(set_desc(op8, CUBLASLT_MATMUL_DESC_TRANSA, (int32_t)CUBLAS_OP_T));
+  if (major == 9) {
+    CHECK_LT(heur8(q16));
+    EXPECT_LT(heur8(q16_ld24), CUBLAS_STATUS_NOT_SUPPORTED);  // ld 24 bytes
+  } else {
+    EXPECT_LT(heur8(q16), CUBLAS_STATUS_NOT_SUPPORTED);  // not an sm_90 GPU
+  }
   EXPECT_LT(cublasLtMatrixTransform(lt, nullptr, &one, buf, l8, &one, buf, l8, buf, l8, 0),
             CUBLAS_STATUS_NOT_SUPPORTED);
   CHECK(cudaDeviceSynchronize());
+  for (auto x : {q16, q16_ld24, hd16}) CHECK_LT(cublasLtMatrixLayoutDestroy(x));
+  CHECK_LT(cublasLtMatmulDescDestroy(op8));
   for (auto x : {l8, l8x4, l8_ld4, row, col32, row8x4, row4x8, h8, d8}) CHECK_LT(cublasLtMatrixLayoutDestroy(x));
   CHECK_LT(cublasLtMatmulDescDestroy(op));
   CHECK_LT(cublasLtMatmulDescDestroy(wrong_scale));

@@ -11,6 +11,8 @@
 //              which run on the multistage 128x128 kernel (the ReLU-mask
 //              epilogues excepted): every epilogue, all transposes, shapes
 //              on and off the 128 tile with k tails inside a 32 chunk.
+//   hopper:    (an sm_90 GPU, --gpu h100) the calls of the TMA + wgmma
+//              kernel: TN in f16, bf16 and FP8 e4m3 (part_hopper).
 // Every case: lda/ldb/ldc/ldd larger than the rows (padding of D must stay
 // untouched), column-major or (every mixture of A, B, C, D in turn on some
 // cases) row-major layouts, D a separate matrix with its own ld (C must stay untouched) or
@@ -54,6 +56,12 @@ static const Combo kCombos[] = {
     {"32F/32F/COMPUTE_32F_FAST_16F", CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_16F, kF16},
     {"32F/32F/COMPUTE_32F_FAST_16BF", CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_16BF, kBf16},
     {"64F/64F/COMPUTE_64F", CUDA_R_64F, CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_64F, kNone},
+};
+// FP8 (cuBLASLt's e4m3 x e4m3 rows with a 16- or 32-bit D; sm_90 only).
+static const Combo kFp8Combos[] = {
+    {"8F_E4M3/16F/COMPUTE_32F", CUDA_R_8F_E4M3, CUDA_R_16F, CUDA_R_32F, CUBLAS_COMPUTE_32F, kNone},
+    {"8F_E4M3/16BF/COMPUTE_32F", CUDA_R_8F_E4M3, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, kNone},
+    {"8F_E4M3/32F/COMPUTE_32F", CUDA_R_8F_E4M3, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F, kNone},
 };
 static const Combo* kEpiCombos[] = {&kCombos[5], &kCombos[1], &kCombos[3], &kCombos[10]};
 
@@ -108,7 +116,7 @@ struct Case {
   int m, n, k, batch;
   bool device, beta_zero, in_place;
   unsigned row_major;  // bits: 1 A, 2 B, 4 C, 8 D in CUBLASLT_ORDER_ROW
-  bool aligned = false;  // lda, ldb, sa, sb multiples of 8 (16-byte rows for 16-bit A, B)
+  bool aligned = false;  // lda, ldb, sa, sb multiples of 16 bytes (8 16-bit or 16 fp8 elements)
 };
 static long ix(bool row, long i, long j, long ld) { return row ? i * ld + j : i + j * ld; }
 static long checks = 0;
@@ -139,11 +147,12 @@ static int run_case(cublasLtHandle_t lt, const Case& t) {
   const bool arow = t.row_major & 1, brow = t.row_major & 2, crow = t.row_major & 4,
              drow = t.in_place ? crow : (t.row_major & 8) != 0;
   // ld: one past the column (column-major) or the row (row-major), plus padding.
-  // Aligned: rounded up to 8 elements, then 8 more.
-  auto pad = [&](long rows, long extra) { return t.aligned ? (rows + 7) / 8 * 8 + 8 : rows + extra; };
+  // Aligned: rounded up to 16 bytes, then 16 more.
+  const long al = 16 / long(tsize(cb.ab));
+  auto pad = [&](long rows, long extra) { return t.aligned ? (rows + al - 1) / al * al + al : rows + extra; };
   const long lda = pad(arow ? ac : ar, 1), ldb = pad(brow ? bc : br, 2), ldc = (crow ? n : m) + 3;
   const long ldd = t.in_place ? ldc : (drow ? n : m) + 1;
-  const long sa = lda * (arow ? ar : ac) + (t.aligned ? 8 : 5), sb = ldb * (brow ? br : bc) + (t.aligned ? 16 : 7),
+  const long sa = lda * (arow ? ar : ac) + (t.aligned ? al : 5), sb = ldb * (brow ? br : bc) + (t.aligned ? 2 * al : 7),
              sc = ldc * (crow ? m : n) + 11;
   const long sd = t.in_place ? sc : ldd * (drow ? m : n) + 3;
   const size_t ea = tsize(cb.ab), ed = tsize(cb.cd);
@@ -407,6 +416,40 @@ static int part_multistage(cublasLtHandle_t lt) {
   return 0;
 }
 
+// The Hopper kernel's calls (run with --gpu h100): K-major A and B, i.e.
+// op(A) = A^T and op(B) = B of column-major storage, or A not transposed
+// but row-major, B transposed but row-major (the same bytes); the 16-bit
+// and FP8 combinations, epilogue DEFAULT, 16-byte aligned; shapes on and
+// off the 128 x 128 tile, k tails inside a stage, more K stages than the
+// ring's four (twice round for FP8 at k = 1030). The last cases take the
+// other kernels on an H100 (an epilogue, NN): they must still be right.
+static int part_hopper(cublasLtHandle_t lt) {
+  struct Shape {
+    int m, n, k;
+  };
+  const Shape shapes[] = {{128, 128, 64}, {130, 257, 41}, {1, 136, 200}, {257, 9, 1}, {72, 130, 264},
+                          {256, 384, 520}, {64, 128, 1030}};
+  std::vector<const Combo*> combos = {&kCombos[0], &kCombos[1], &kCombos[2], &kCombos[3], &kCombos[4]};
+  for (const Combo& c : kFp8Combos) combos.push_back(&c);
+  int v = 0;
+  for (const Combo* cb : combos)
+    for (const Shape& s : shapes) {
+      ++v;
+      const bool a_row = v % 3 == 1, b_row = v % 4 == 2;  // the same K-major bytes, described row-major
+      const unsigned order = (a_row ? 1u : 0u) | (b_row ? 2u : 0u) | (v % 5 == 0 ? 4u : 0u) | (v % 7 == 3 ? 8u : 0u);
+      Case t{cb, "DEFAULT", CUBLASLT_EPILOGUE_DEFAULT, a_row ? CUBLAS_OP_N : CUBLAS_OP_T,
+             b_row ? CUBLAS_OP_T : CUBLAS_OP_N, s.m, s.n, s.k, v % 3 == 2 ? 2 : 1, v % 2 == 0, v % 5 == 1,
+             v % 6 == 0, order, true};
+      if (run_case(lt, t)) return 1;
+    }
+  for (int i = 0; i < 5; ++i) {  // not the Hopper kernel's
+    Case t{combos[i], i % 2 ? "BIAS" : "DEFAULT", i % 2 ? CUBLASLT_EPILOGUE_BIAS : CUBLASLT_EPILOGUE_DEFAULT,
+           i % 2 ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, 130, 72, 96, 1, false, false, false, 0, true};
+    if (run_case(lt, t)) return 1;
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   const std::string part = argc > 1 ? argv[1] : "all";
   cublasLtHandle_t lt;
@@ -414,6 +457,7 @@ int main(int argc, char** argv) {
   if ((part == "types" || part == "all") && part_types(lt)) return 1;
   if ((part == "epilogues" || part == "all") && part_epilogues(lt)) return 1;
   if ((part == "multistage" || part == "all") && part_multistage(lt)) return 1;
+  if (part == "hopper" && part_hopper(lt)) return 1;
   CHECK_LT(cublasLtDestroy(lt));
   std::printf("PASS cublaslt_matmul %s (%ld values checked)\n", part.c_str(), checks);
   return 0;

@@ -1,25 +1,28 @@
 // The held-out set's GEMM figures (tests/timing/heldout.json, group "gemm")
 // as one ordinary CUDA program: cublasLtMatmul in the shape of the program
 // that measured them, superbenchmark's cublaslt_gemm as the Azure
-// AI-benchmarking-guide runs it for A100 (fp16): D = op(A) op(B) with A
-// transposed (TN), A, B, C and D all CUDA_R_16F, f32 scale (alpha 1,
-// beta 0), D written over C, lda = ldb = k, ldd = m, one batch entry
-// described as a strided batch, the first algo of the heuristic. The
-// benchmark passes CUBLAS_COMPUTE_32F_FAST_TF32, which only changes f32
-// inputs; this program passes CUBLAS_COMPUTE_32F, the same arithmetic for
-// f16 inputs (f32 accumulation). Its data are random in [-1, 1] (the
-// benchmark fills constants; no result depends on the values' timing).
+// AI-benchmarking-guide runs it: D = op(A) op(B) with A transposed (TN),
+// f32 scale (alpha 1, beta 0), D written over C, lda = ldb = k, ldd = m,
+// one batch entry described as a strided batch, the first algo of the
+// heuristic. Types as the benchmark's `-t fp16` (A100 rows: A, B, C and D
+// CUDA_R_16F) or `-t fp8e4m3` (H200 rows: A and B CUDA_R_8F_E4M3, C and D
+// CUDA_R_16F). The benchmark passes CUBLAS_COMPUTE_32F_FAST_TF32 for fp16,
+// which only changes f32 inputs; this program passes CUBLAS_COMPUTE_32F,
+// the same arithmetic for f16 inputs (f32 accumulation), and for fp8 as
+// the benchmark does. Its data are random in [-1, 1] (the benchmark fills
+// constants; no result depends on the values' timing).
 //
-// Usage: heldout_gemm [--iters I] [--warmup W] M N K [M N K ...]
+// Usage: heldout_gemm [--type fp16|fp8] [--iters I] [--warmup W] M N K [M N K ...]
 // For each shape: W warm-up calls, then I calls timed together by
 // cudaEvents, as the benchmark times them; prints
-//   "kernel=gemm.f16.tn.MxNxK us=T value=V unit=TFLOP/s"
+//   "kernel=gemm.TYPE.tn.MxNxK us=T value=V unit=TFLOP/s"
 // (T per call, V = m n (2k - 1) / T, the benchmark's count), checks 64
 // sampled elements of D against a double-precision dot product of the same
-// f16 inputs, and ends with "PASS heldout_gemm". Run natively it measures,
+// inputs, and ends with "PASS heldout_gemm". Run natively it measures,
 // under `softgpu run --timing --gpu KEY` it predicts (timing_validate --only
 // heldout runs it so).
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include <algorithm>
 #include <cmath>
@@ -35,12 +38,18 @@ namespace {
 // A random index in [0, n).
 int pick(int n) { return std::min(n - 1, int((urand() + 1) / 2 * n)); }
 
+// The inputs' element type: f16 or fp8 e4m3 (D is f16 either way).
+template <typename TI>
 int run_shape(cublasLtHandle_t lt, int m, int n, int k, int warmup, int iters) {
+  constexpr bool fp8 = sizeof(TI) == 1;
+  const cudaDataType in = fp8 ? CUDA_R_8F_E4M3 : CUDA_R_16F;
   const size_t na = size_t(m) * k, nb = size_t(k) * n, nd = size_t(m) * n;
-  std::vector<__half> a(na), b(nb), d(nd);
-  for (auto& x : a) x = __float2half(float(urand()));
-  for (auto& x : b) x = __float2half(float(urand()));
-  __half *da, *db, *dd;
+  std::vector<TI> a(na), b(nb);
+  std::vector<__half> d(nd);
+  for (auto& x : a) x = TI(float(urand()));
+  for (auto& x : b) x = TI(float(urand()));
+  TI *da, *db;
+  __half* dd;
   if (upload(a, &da) || upload(b, &db)) return 1;
   CHECK(cudaMalloc(&dd, nd * sizeof(__half)));
 
@@ -50,8 +59,8 @@ int run_shape(cublasLtHandle_t lt, int m, int n, int k, int warmup, int iters) {
   CHECK_LT(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
   CHECK_LT(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
   cublasLtMatrixLayout_t la, lb, lc, ld;
-  CHECK_LT(cublasLtMatrixLayoutCreate(&la, CUDA_R_16F, k, m, k));  // A stored k x m, used transposed
-  CHECK_LT(cublasLtMatrixLayoutCreate(&lb, CUDA_R_16F, k, n, k));
+  CHECK_LT(cublasLtMatrixLayoutCreate(&la, in, k, m, k));  // A stored k x m, used transposed
+  CHECK_LT(cublasLtMatrixLayoutCreate(&lb, in, k, n, k));
   CHECK_LT(cublasLtMatrixLayoutCreate(&lc, CUDA_R_16F, m, n, m));
   CHECK_LT(cublasLtMatrixLayoutCreate(&ld, CUDA_R_16F, m, n, m));
   const int batch = 1;
@@ -93,14 +102,15 @@ int run_shape(cublasLtHandle_t lt, int m, int n, int k, int warmup, int iters) {
   CHECK(cudaEventElapsedTime(&ms, e0, e1));
   const double us = 1e3 * ms / iters;
   const double tflops = double(m) * n * (2.0 * k - 1) / us / 1e6;
-  std::printf("kernel=gemm.f16.tn.%dx%dx%d us=%.3f value=%.2f unit=TFLOP/s\n", m, n, k, us, tflops);
+  std::printf("kernel=gemm.%s.tn.%dx%dx%d us=%.3f value=%.2f unit=TFLOP/s\n", fp8 ? "fp8" : "f16", m, n, k, us,
+              tflops);
 
   if (download(d, dd)) return 1;
   for (int s = 0; s < 64; ++s) {  // D(i, j) = sum_p A(p, i) B(p, j), the last corner first
     const int i = s == 0 ? m - 1 : pick(m), j = s == 0 ? n - 1 : pick(n);
     double ref = 0, mag = 0;
     for (int p = 0; p < k; ++p) {
-      const double t = double(__half2float(a[size_t(i) * k + p])) * double(__half2float(b[size_t(j) * k + p]));
+      const double t = double(float(a[size_t(i) * k + p])) * double(float(b[size_t(j) * k + p]));
       ref += t, mag += std::fabs(t);
     }
     const double got = __half2float(d[size_t(i) + size_t(j) * m]);
@@ -125,14 +135,22 @@ int run_shape(cublasLtHandle_t lt, int m, int n, int k, int warmup, int iters) {
 
 int main(int argc, char** argv) {
   int warmup = 1, iters = 1;
+  bool fp8 = false;
   std::vector<int> dims;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--iters") && i + 1 < argc) iters = std::atoi(argv[++i]);
+    if (!std::strcmp(argv[i], "--type") && i + 1 < argc) {
+      const char* t = argv[++i];
+      if (std::strcmp(t, "fp16") && std::strcmp(t, "fp8")) {
+        std::fprintf(stderr, "heldout_gemm: --type is fp16 or fp8, not %s\n", t);
+        return 2;
+      }
+      fp8 = !std::strcmp(t, "fp8");
+    } else if (!std::strcmp(argv[i], "--iters") && i + 1 < argc) iters = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--warmup") && i + 1 < argc) warmup = std::atoi(argv[++i]);
     else dims.push_back(std::atoi(argv[i]));
   }
   if (dims.empty() || dims.size() % 3 || iters < 1 || warmup < 0) {
-    std::fprintf(stderr, "usage: heldout_gemm [--iters I] [--warmup W] M N K [M N K ...]\n");
+    std::fprintf(stderr, "usage: heldout_gemm [--type fp16|fp8] [--iters I] [--warmup W] M N K [M N K ...]\n");
     return 2;
   }
   for (int x : dims)
@@ -143,7 +161,9 @@ int main(int argc, char** argv) {
   cublasLtHandle_t lt;
   CHECK_LT(cublasLtCreate(&lt));
   for (size_t i = 0; i < dims.size(); i += 3)
-    if (run_shape(lt, dims[i], dims[i + 1], dims[i + 2], warmup, iters)) return 1;
+    if (fp8 ? run_shape<__nv_fp8_e4m3>(lt, dims[i], dims[i + 1], dims[i + 2], warmup, iters)
+            : run_shape<__half>(lt, dims[i], dims[i + 1], dims[i + 2], warmup, iters))
+      return 1;
   CHECK_LT(cublasLtDestroy(lt));
   std::printf("PASS heldout_gemm\n");
   return 0;

@@ -52,13 +52,23 @@ cuda_test(timing_graph_replay timing_graph_replay RUN_OPTS --timing STDOUT_REGEX
 # gemm; timing_validate --only heldout runs it at the published sizes under
 # --timing): cublasLtMatmul in superbenchmark's TN f16 shape, checked
 # against the CPU; here at small sizes on and off the 128 tile, on the
-# multistage tensor-core kernel (the launches' names and tensor-pipe use).
+# multistage tensor-core kernel on the A100 (the launches' names and
+# tensor-pipe use).
 if(TARGET cublaslt)
   softgpu_cuda_program(heldout_gemm SOURCES timing/heldout_gemm.cu FLAGS -lcublasLt)
   add_test(NAME cuda.heldout_gemm
-    COMMAND ${CMAKE_COMMAND} -DSOFTGPU=$<TARGET_FILE:softgpu> -DPROG=${_bin}/heldout_gemm
+    COMMAND ${CMAKE_COMMAND} -DSOFTGPU=$<TARGET_FILE:softgpu> -DPROG=${_bin}/heldout_gemm -DGPU=a100
             -DARGS=256@@136@@72@@8@@264@@40 -DWORK=${CMAKE_CURRENT_BINARY_DIR} -DPASS=PASS.heldout_gemm
             "-DCOUNTS=matmul_tc_ms_kernel<=4"
             -P ${_src}/cublaslt/check_lt_route.cmake)
   set_tests_properties(cuda.heldout_gemm PROPERTIES LABELS cuda TIMEOUT 600)
+  # The FP8 rows' form (--type fp8, the H200 figures) on an sm_90 GPU: the
+  # TMA + wgmma kernel, whichever tile width the shape gets (FP8 needs k, the
+  # ld of A and B, a multiple of 16).
+  add_test(NAME cuda.heldout_gemm_fp8
+    COMMAND ${CMAKE_COMMAND} -DSOFTGPU=$<TARGET_FILE:softgpu> -DPROG=${_bin}/heldout_gemm -DGPU=h200
+            -DARGS=--type@@fp8@@256@@136@@80@@8@@264@@48@@300@@520@@208 -DWORK=${CMAKE_CURRENT_BINARY_DIR}
+            -DPASS=PASS.heldout_gemm "-DCOUNTS=sm90_gemm_kernel<=6"
+            -P ${_src}/cublaslt/check_lt_route.cmake)
+  set_tests_properties(cuda.heldout_gemm_fp8 PROPERTIES LABELS cuda TIMEOUT 600)
 endif()
