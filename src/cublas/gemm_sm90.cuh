@@ -15,11 +15,14 @@
 // wgmma (k16 each, k32 for fp8) as one commit group, and once the previous
 // stage's group has retired (wgmma.wait_group 1) releases that stage.
 //
-// Both operands K-major (the "TN" layout cuBLASLt requires for FP8, and
-// how op(A) = A^T, op(B) = B of column-major storage lie), so a stage row is
-// one 128-byte line of K, written by TMA with the 128-byte swizzle, which
-// is the canonical layout the wgmma descriptors name (8-row groups 1024
-// bytes apart, SBO; the swizzle pattern repeats every 8 rows). TMA fills
+// A K-major operand (op(A) = A^T, op(B) = B of column-major storage: the
+// "TN" layout, the only one for FP8) fills a stage row by row, one
+// 128-byte line of K each, written by TMA with the 128-byte swizzle, the
+// canonical layout the wgmma descriptors name (8-row groups 1024 bytes
+// apart, SBO; the swizzle repeats every 8 rows). An MN-major one (op(A) =
+// A, op(B) = B^T; f16 and bf16, wgmma's imm-trans 1) comes as boxes of 64
+// rows (128 bytes) x the stage's 64 K, one K row a 128-byte line, 8-K-row
+// groups 1024 bytes apart (SBO) and the boxes 8 KB apart (LBO). TMA fills
 // rows and K past the matrix with zeros, so any m, n, k works; the
 // epilogue writes only elements inside D.
 //
@@ -91,11 +94,13 @@ __device__ __forceinline__ void tma_load(uint32_t dst, const CUtensorMap* map, i
       : "memory");
 }
 
-// A K-major operand with the 128-byte swizzle: start address, SBO 1024
-// bytes between 8-row groups (LBO unused for swizzled K-major: 1), layout
-// type 1 (128B swizzle) in bits 62-63.
-__device__ __forceinline__ uint64_t desc_sw128(uint32_t addr) {
-  return uint64_t((addr & 0x3ffff) >> 4) | uint64_t(1) << 16 | uint64_t(1024 >> 4) << 32 | uint64_t(1) << 62;
+// An operand with the 128-byte swizzle: start address, LBO, SBO 1024 bytes
+// (between 8-row groups: of MN rows for a K-major operand, of K rows for an
+// MN-major one), layout type 1 (128B swizzle) in bits 62-63. LBO is unused
+// for a K-major operand (1) and the distance between 64-element MN chunks
+// (8 KB, one TMA box) for an MN-major one.
+__device__ __forceinline__ uint64_t desc_sw128(uint32_t addr, uint32_t lbo) {
+  return uint64_t((addr & 0x3ffff) >> 4) | uint64_t(lbo >> 4) << 16 | uint64_t(1024 >> 4) << 32 | uint64_t(1) << 62;
 }
 
 #define SG_ACC8(i)                                                                                      \
@@ -121,28 +126,31 @@ __device__ __forceinline__ uint64_t desc_sw128(uint32_t addr) {
 #define SG_WGMMA(shape, types, regs, a, b, tail) \
   SG_SCALE_D(tail) "wgmma.mma_async.sync.aligned." shape ".f32." types " " regs ", %" #a ", %" #b ", p, 1, 1"
 
-// d += A (64 x k-step, shared) * B (BN x k-step, shared)^T, accumulating.
-template <In I, int BN>
+// d += A (64 x k-step, shared) * B (BN x k-step, shared)^T, accumulating;
+// kMnA / kMnB: the operand is MN-major (imm-trans 1, 16-bit types only).
+template <In I, int BN, bool kMnA, bool kMnB>
 __device__ __forceinline__ void mma(float (&d)[BN / 2], uint64_t da, uint64_t db) {
   static_assert(BN == 128 || BN == 256, "tile widths 128 and 256");
+  static_assert(I != In::e4m3 || (!kMnA && !kMnB), "FP8 operands are K-major");
+  constexpr int ta = kMnA, tb = kMnB;
   if constexpr (BN == 128) {
     if constexpr (I == In::f16) {
-      asm volatile(SG_WGMMA("m64n128k16", "f16.f16", SG_REGS64, 64, 65, 66) ", 0, 0;\n}\n"
-                   : SG_ACC64(0) : "l"(da), "l"(db), "n"(1));
+      asm volatile(SG_WGMMA("m64n128k16", "f16.f16", SG_REGS64, 64, 65, 66) ", %67, %68;\n}\n"
+                   : SG_ACC64(0) : "l"(da), "l"(db), "n"(1), "n"(ta), "n"(tb));
     } else if constexpr (I == In::bf16) {
-      asm volatile(SG_WGMMA("m64n128k16", "bf16.bf16", SG_REGS64, 64, 65, 66) ", 0, 0;\n}\n"
-                   : SG_ACC64(0) : "l"(da), "l"(db), "n"(1));
+      asm volatile(SG_WGMMA("m64n128k16", "bf16.bf16", SG_REGS64, 64, 65, 66) ", %67, %68;\n}\n"
+                   : SG_ACC64(0) : "l"(da), "l"(db), "n"(1), "n"(ta), "n"(tb));
     } else {
       asm volatile(SG_WGMMA("m64n128k32", "e4m3.e4m3", SG_REGS64, 64, 65, 66) ";\n}\n"
                    : SG_ACC64(0) : "l"(da), "l"(db), "n"(1));
     }
-  } else {  // ", 0, 0": K-major A and B (the 16-bit types' transpose flags)
+  } else {
     if constexpr (I == In::f16) {
-      asm volatile(SG_WGMMA("m64n256k16", "f16.f16", SG_REGS128, 128, 129, 130) ", 0, 0;\n}\n"
-                   : SG_ACC64(0), SG_ACC64(64) : "l"(da), "l"(db), "n"(1));
+      asm volatile(SG_WGMMA("m64n256k16", "f16.f16", SG_REGS128, 128, 129, 130) ", %131, %132;\n}\n"
+                   : SG_ACC64(0), SG_ACC64(64) : "l"(da), "l"(db), "n"(1), "n"(ta), "n"(tb));
     } else if constexpr (I == In::bf16) {
-      asm volatile(SG_WGMMA("m64n256k16", "bf16.bf16", SG_REGS128, 128, 129, 130) ", 0, 0;\n}\n"
-                   : SG_ACC64(0), SG_ACC64(64) : "l"(da), "l"(db), "n"(1));
+      asm volatile(SG_WGMMA("m64n256k16", "bf16.bf16", SG_REGS128, 128, 129, 130) ", %131, %132;\n}\n"
+                   : SG_ACC64(0), SG_ACC64(64) : "l"(da), "l"(db), "n"(1), "n"(ta), "n"(tb));
     } else {
       asm volatile(SG_WGMMA("m64n256k32", "e4m3.e4m3", SG_REGS128, 128, 129, 130) ";\n}\n"
                    : SG_ACC64(0), SG_ACC64(64) : "l"(da), "l"(db), "n"(1));
@@ -161,7 +169,7 @@ __device__ __forceinline__ void mma(float (&d)[BN / 2], uint64_t da, uint64_t db
 // batch entry z. Returns true in consumer threads, whose d then holds their
 // m64nBN fragment of rows row0 + 64 (warpgroup - 1) ...; false in the
 // producer warpgroup (nothing to write). Every thread of the CTA must call it.
-template <In I, int BN>
+template <In I, int BN, bool kMnA, bool kMnB>
 __device__ bool accumulate(unsigned char* smem_raw, const CUtensorMap* map_a, const CUtensorMap* map_b, int k,
                            int row0, int col0, int z, float (&d)[BN / 2]) {
 #ifdef SOFTGPU_SM90_DEVICE
@@ -189,21 +197,37 @@ __device__ bool accumulate(unsigned char* smem_raw, const CUtensorMap* map_a, co
         const int s = kt % kStages, round = kt / kStages;
         if (round > 0) bar_wait(empty(s), (round - 1) & 1);
         bar_expect(full(s), kStageBytes<BN>);
-        tma_load(stage_a(s), map_a, kt * kk, row0, z, full(s));
-        tma_load(stage_b(s), map_b, kt * kk, col0, z, full(s));
+        // K-major: one box of 128 K bytes x all rows; MN-major: boxes of 64
+        // rows (128 bytes) x the stage's K, 8 KB apart.
+        if constexpr (kMnA) {
+          for (int c = 0; c < kBM / 64; ++c) tma_load(stage_a(s) + 8192u * c, map_a, row0 + 64 * c, kt * kk, z, full(s));
+        } else {
+          tma_load(stage_a(s), map_a, kt * kk, row0, z, full(s));
+        }
+        if constexpr (kMnB) {
+          for (int c = 0; c < BN / 64; ++c) tma_load(stage_b(s) + 8192u * c, map_b, col0 + 64 * c, kt * kk, z, full(s));
+        } else {
+          tma_load(stage_b(s), map_b, kt * kk, col0, z, full(s));
+        }
       }
     }
     return false;
   }
   for (float& x : d) x = 0.f;
-  const uint32_t a_rows = uint32_t(wg - 1) * 64 * kRowBytes;  // this consumer's 64 rows of A
+  // This consumer's 64 rows of A: 64 K-major rows of 128 bytes, or the
+  // second MN-major box. A k-step is 32 bytes along a K-major row, or 16
+  // K rows of 128 bytes in an MN-major box.
+  const uint32_t a_rows = uint32_t(wg - 1) * 64 * kRowBytes;
+  constexpr uint32_t a_step = kMnA ? 16 * kRowBytes : 32, b_step = kMnB ? 16 * kRowBytes : 32;
+  constexpr uint32_t a_lbo = kMnA ? 8192 : 16, b_lbo = kMnB ? 8192 : 16;
   for (int kt = 0; kt < ktiles; ++kt) {
     const int s = kt % kStages;
     bar_wait(full(s), (kt / kStages) & 1);
     asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
     for (int j = 0; j < 4; ++j)  // four k-steps of 32 bytes
-      mma<I, BN>(d, desc_sw128(stage_a(s) + a_rows + 32u * j), desc_sw128(stage_b(s) + 32u * j));
+      mma<I, BN, kMnA, kMnB>(d, desc_sw128(stage_a(s) + a_rows + a_step * j, a_lbo),
+                             desc_sw128(stage_b(s) + b_step * j, b_lbo));
     asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
     asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
     // The previous stage's group has read its operands: release it.
@@ -253,7 +277,7 @@ extern __shared__ __align__(128) unsigned char sm90_gemm_smem[];
 // D = alpha op(A) op(B) + beta C over the 128 x BN tiles of grid x, y and
 // the batch entries of grid z (from p.z0); alpha == 0 reads neither A nor
 // B, beta == 0 never reads C. TO: C and D, TS: the scalars.
-template <In I, int BN, typename TO, typename TS>
+template <In I, int BN, bool kMnA, bool kMnB, typename TO, typename TS>
 __global__ void __launch_bounds__(kThreads)
     sm90_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, Out p,
                      TS alpha, const TS* alpha_dev, TS beta, const TS* beta_dev) {
@@ -264,7 +288,7 @@ __global__ void __launch_bounds__(kThreads)
   const float al = widen(scalar_of(alpha, alpha_dev));
   float d[BN / 2];
   if (al != 0.f) {  // uniform
-    if (!accumulate<I, BN>(sm90_gemm_smem, &map_a, &map_b, p.k, row0, col0, z, d)) return;
+    if (!accumulate<I, BN, kMnA, kMnB>(sm90_gemm_smem, &map_a, &map_b, p.k, row0, col0, z, d)) return;
   } else {
     if (threadIdx.x < 128) return;
     for (float& x : d) x = 0.f;
@@ -282,11 +306,13 @@ __global__ void __launch_bounds__(kThreads)
 
 // --- the host side ---------------------------------------------------------
 
-// One call, column-major as BLAS: op(A) = A^T with A stored k x m (lda),
-// op(B) = B stored k x n (ldb), both K-major; batch i at a + i sa, b + i sb
-// (elements); scalars from the host values or device pointers (which win
-// when non-null).
+// One call, column-major as BLAS: op(A) = A^T (ta: A stored k x m, K-major)
+// or A (stored m x k, MN-major), op(B) = B (!tb: stored k x n, K-major) or
+// B^T (stored n x k, MN-major), ld lda / ldb; MN-major operands for the
+// 16-bit types only. Batch i at a + i sa, b + i sb (elements); scalars
+// from the host values or device pointers (which win when non-null).
 struct Call {
+  bool ta, tb;
   int m, n, k, batch;
   const void* a;
   int64_t lda, sa;
@@ -344,19 +370,20 @@ inline EncodeTiled encoder() {
   return fn;
 }
 
-// The tensor map of a K-major operand: `rows` rows of k elements, ld
-// elements apart, `batch` entries `stride` elements apart; boxes of one
-// stage (128 bytes of K x box_rows rows) with the 128-byte swizzle. False
-// when TMA cannot describe it (alignment, strides).
-inline bool operand_map(CUtensorMap* map, CUtensorMapDataType type, int elem, const void* base, int k, int rows,
-                        int64_t ld, int batch, int64_t stride, int box_rows) {
+// The tensor map of an operand stored as `outer` lines of `inner`
+// contiguous elements, ld elements apart, `batch` entries `stride` elements
+// apart (K-major: inner k, outer the rows; MN-major: inner the rows, outer
+// k); boxes of 128 bytes of the inner dimension x box_outer lines, with the
+// 128-byte swizzle. False when TMA cannot describe it (alignment, strides).
+inline bool operand_map(CUtensorMap* map, CUtensorMapDataType type, int elem, const void* base, int inner,
+                        int outer, int64_t ld, int batch, int64_t stride, int box_outer) {
   const uint64_t row_bytes = uint64_t(ld) * elem;
-  const uint64_t batch_bytes = batch > 1 ? uint64_t(stride) * elem : row_bytes * uint64_t(rows);
+  const uint64_t batch_bytes = batch > 1 ? uint64_t(stride) * elem : row_bytes * uint64_t(outer);
   if (reinterpret_cast<uintptr_t>(base) % 16 || row_bytes % 16 || batch_bytes % 16 || (batch > 1 && stride <= 0))
     return false;
-  const cuuint64_t dims[3] = {cuuint64_t(k), cuuint64_t(rows), cuuint64_t(batch)};
+  const cuuint64_t dims[3] = {cuuint64_t(inner), cuuint64_t(outer), cuuint64_t(batch)};
   const cuuint64_t strides[2] = {row_bytes, batch_bytes};
-  const cuuint32_t box[3] = {cuuint32_t(kRowBytes / elem), cuuint32_t(box_rows), 1};
+  const cuuint32_t box[3] = {cuuint32_t(kRowBytes / elem), cuuint32_t(box_outer), 1};
   const cuuint32_t estr[3] = {1, 1, 1};
   EncodeTiled enc = encoder();
   return enc && enc(map, type, 3, const_cast<void*>(base), dims, strides, box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE,
@@ -364,17 +391,20 @@ inline bool operand_map(CUtensorMap* map, CUtensorMapDataType type, int elem, co
                     CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-template <In I, int BN, typename TO, typename TS>
+template <In I, int BN, bool kMnA, bool kMnB, typename TO, typename TS>
 cudaError_t launch_width(cudaStream_t s, const Call& c, bool& ran) {
   constexpr int es = kElemBytes<I>;
   constexpr CUtensorMapDataType type = I == In::f16    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
                                        : I == In::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
                                                        : CU_TENSOR_MAP_DATA_TYPE_UINT8;
   CUtensorMap ma, mb;
-  if (!operand_map(&ma, type, es, c.a, c.k, c.m, c.lda, c.batch, c.sa, kBM) ||
-      !operand_map(&mb, type, es, c.b, c.k, c.n, c.ldb, c.batch, c.sb, BN))
-    return cudaSuccess;  // not for this kernel: ran stays false
-  auto* kernel = sm90_gemm_kernel<I, BN, TO, TS>;
+  constexpr int kk = kStageK<I>;
+  const bool a_ok = kMnA ? operand_map(&ma, type, es, c.a, c.m, c.k, c.lda, c.batch, c.sa, kk)
+                         : operand_map(&ma, type, es, c.a, c.k, c.m, c.lda, c.batch, c.sa, kBM);
+  const bool b_ok = kMnB ? operand_map(&mb, type, es, c.b, c.n, c.k, c.ldb, c.batch, c.sb, kk)
+                         : operand_map(&mb, type, es, c.b, c.k, c.n, c.ldb, c.batch, c.sb, BN);
+  if (!a_ok || !b_ok) return cudaSuccess;  // not for this kernel: ran stays false
+  auto* kernel = sm90_gemm_kernel<I, BN, kMnA, kMnB, TO, TS>;
   constexpr int smem = kSmemBytes<BN>;
   if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
       e != cudaSuccess)
@@ -397,15 +427,27 @@ cudaError_t launch_width(cudaStream_t s, const Call& c, bool& ran) {
   return cudaSuccess;
 }
 
+template <In I, bool kMnA, bool kMnB, typename TO, typename TS>
+cudaError_t launch_layout(cudaStream_t s, const Call& c, bool& ran) {
+  return pick_tile_n(c.m, c.n, c.batch) == 256 ? launch_width<I, 256, kMnA, kMnB, TO, TS>(s, c, ran)
+                                                : launch_width<I, 128, kMnA, kMnB, TO, TS>(s, c, ran);
+}
+
 // Launches the call on this kernel, or leaves `ran` false (and launches
-// nothing) when TMA cannot describe A or B (16-byte alignment of A, B, ld
-// and batch strides). The caller has checked the rest: an sm_90 device,
-// K-major A and B.
+// nothing) when it cannot take it: an MN-major FP8 operand (wgmma reads FP8
+// K-major only), or a layout TMA cannot describe (16-byte alignment of A,
+// B, ld and batch strides). The caller has checked that the device is
+// sm_90.
 template <In I, typename TO, typename TS>
 cudaError_t launch(cudaStream_t s, const Call& c, bool& ran) {
   ran = false;
-  return pick_tile_n(c.m, c.n, c.batch) == 256 ? launch_width<I, 256, TO, TS>(s, c, ran)
-                                                : launch_width<I, 128, TO, TS>(s, c, ran);
+  if constexpr (I == In::e4m3) {
+    if (!c.ta || c.tb) return cudaSuccess;
+    return launch_layout<I, false, false, TO, TS>(s, c, ran);
+  } else {
+    if (c.ta) return c.tb ? launch_layout<I, false, true, TO, TS>(s, c, ran) : launch_layout<I, false, false, TO, TS>(s, c, ran);
+    return c.tb ? launch_layout<I, true, true, TO, TS>(s, c, ran) : launch_layout<I, true, false, TO, TS>(s, c, ran);
+  }
 }
 
 }  // namespace softgpu::gemm_sm90

@@ -1,7 +1,6 @@
 // softgpu cuBLAS's Hopper gemm: the TMA + wgmma warp-specialized kernel of
 // gemm_sm90.cuh for the tensor-core calls (cublasGemmEx, Hgemm-free: f16 or
-// bf16 inputs accumulating in f32) whose A and B are K-major (transa T,
-// transb N) on an sm_90 GPU. Compiled for compute_80 (empty kernels, never
+// bf16 inputs accumulating in f32), any transposes, on an sm_90 GPU. Compiled for compute_80 (empty kernels, never
 // launched) and compute_90a.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -17,8 +16,8 @@ cudaError_t launch_gemm_sm90(cudaStream_t s, TcGemm kind, bool ta, bool tb, int 
                              void* c, int64_t ldc, int64_t sc, int batch, bool& ran) {
   namespace g90 = gemm_sm90;
   ran = false;
-  if (g90::mma_sync_forced() || !ta || tb || !g90::on_sm90()) return cudaSuccess;
-  const g90::Call call{m, n, k, batch, a, lda, sa, b, ldb, sb, {0, 0, 0, 0, c, 1, ldc, sc, c, 1, ldc, sc},
+  if (g90::mma_sync_forced() || !g90::on_sm90()) return cudaSuccess;
+  const g90::Call call{ta, tb, m, n, k, batch, a, lda, sa, b, ldb, sb, {0, 0, 0, 0, c, 1, ldc, sc, c, 1, ldc, sc},
                        alpha_host, alpha_dev, beta_host, beta_dev};
   using g90::In;
   using bf = __nv_bfloat16;

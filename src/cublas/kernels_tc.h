@@ -5,8 +5,8 @@
 // k, leading dimensions and strided batches; arguments already validated.
 // f16/bf16 inputs laid out for 16-byte copies run on the multistage
 // 128x128 / 128x64 cp.async / ldmatrix kernel, the rest on the 64x64 one
-// (kernels_tc.cu, use_multistage); on sm_90 the K-major f32-accumulating
-// f16/bf16 calls first try the TMA + wgmma kernel (kernels_sm90.cu).
+// (kernels_tc.cu, use_multistage); on sm_90 the f32-accumulating f16/bf16
+// calls first try the TMA + wgmma kernel (kernels_sm90.cu).
 #pragma once
 
 #include <cstdint>
@@ -36,8 +36,8 @@ cudaError_t launch_gemm_tc(cudaStream_t s, TcGemm kind, bool ta, bool tb, int m,
                            const void* const* const* arrays = nullptr);
 
 // On an sm_90 GPU (kernels_sm90.cu), the f16 / bf16 calls accumulating in
-// f32 with A and B K-major (ta, !tb) and TMA-describable (16-byte aligned
-// A, B, ld and batch strides) run on the TMA + wgmma kernel of
+// f32, any transposes, TMA-describable (16-byte aligned A, B, ld and batch
+// strides) run on the TMA + wgmma kernel of
 // gemm_sm90.cuh: launches it and sets ran; otherwise ran is false and
 // nothing is launched. launch_gemm_tc tries it first (not for gemmBatched's
 // pointer arrays).

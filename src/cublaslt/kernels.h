@@ -52,12 +52,12 @@ struct MatmulArgs {
 cudaError_t launch_matmul(cudaStream_t s, const MatmulArgs& args);
 
 // The Hopper kernel (kernels_sm90.cu: TMA + wgmma, warp-specialized) when
-// the current device is sm_90 and the call is one it takes (A and B
-// K-major, i.e. op(A) = A^T and op(B) = B after the row-major folding; f16,
-// bf16 or fp8 e4m3 inputs; the DEFAULT epilogue; A and B 16-byte aligned
-// with ld and batch strides multiples of 16 bytes; SOFTGPU_CUBLAS_TC_TILE
-// unset): launches it and sets ran. Otherwise ran is false and nothing is
-// launched.
+// the current device is sm_90 and the call is one it takes (f16 or bf16
+// inputs in any layout, FP8 e4m3 with A and B K-major, i.e. op(A) = A^T and
+// op(B) = B after the row-major folding; the DEFAULT epilogue; A and B
+// 16-byte aligned with ld and batch strides multiples of 16 bytes;
+// SOFTGPU_CUBLAS_TC_TILE not forcing an mma.sync kernel): launches it and
+// sets ran. Otherwise ran is false and nothing is launched.
 cudaError_t launch_matmul_sm90(cudaStream_t s, const MatmulArgs& args, bool& ran);
 // Whether the current device runs FP8 matmuls (sm_90).
 bool fp8_matmul_available();

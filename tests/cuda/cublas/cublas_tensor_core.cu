@@ -434,12 +434,12 @@ static int part_route(cublasHandle_t h) {
 }
 
 // The Hopper kernel's calls (run with --gpu h100): f16 / bf16 inputs
-// accumulating in f32 with transa T, transb N (K-major A and B) and 16-byte
-// aligned layouts, plain and strided-batched, shapes on and off the 128 x
-// 128 and 128 x 256 tiles, k tails inside a 64-element stage and more K
-// stages than the ring's four, both pointer modes, beta = 0; then the same
-// layouts the Hopper kernel does not take (Hgemm: f16 accumulation; NT),
-// which must still be right. Each width forced, then the default pick.
+// accumulating in f32, the four transpose pairs in turn (A and B K-major
+// or MN-major), 16-byte aligned layouts, plain and strided-batched, shapes
+// on and off the 128 x 128 and 128 x 256 tiles, k tails inside a
+// 64-element stage and more K stages than the ring's four, both pointer
+// modes, beta = 0; each width forced, then the default pick. Then Hgemm
+// (f16 accumulation: not the Hopper kernel's) and one more NT call.
 static int part_hopper(cublasHandle_t h) {
   static const char* const kNames[] = {"GemmEx 16F/32F COMPUTE_32F", "GemmEx 16BF/32F COMPUTE_32F",
                                        "GemmEx 16F/16F COMPUTE_32F", "GemmEx 16BF/16BF COMPUTE_32F",
@@ -456,7 +456,10 @@ static int part_hopper(cublasHandle_t h) {
       for (const auto& d : kShapes) {
         ++v;
         if (batched && d[0] * d[1] * d[2] > 256 * 272 * 64) continue;
-        Shape s{CUBLAS_OP_T, CUBLAS_OP_N, d[0], d[1], d[2], batched ? 2 : 1, v % 2 == 1, v % 3 == 2, false, true};
+        static const cublasOperation_t kOps[][2] = {
+            {CUBLAS_OP_T, CUBLAS_OP_N}, {CUBLAS_OP_N, CUBLAS_OP_N}, {CUBLAS_OP_N, CUBLAS_OP_T}, {CUBLAS_OP_T, CUBLAS_OP_T}};
+        const auto& ops = kOps[v % 4];
+        Shape s{ops[0], ops[1], d[0], d[1], d[2], batched ? 2 : 1, v % 2 == 1, v % 3 == 2, false, true};
         if (run_case(h, sp, s)) return 1;
       }
     }

@@ -416,13 +416,14 @@ static int part_multistage(cublasLtHandle_t lt) {
   return 0;
 }
 
-// The Hopper kernel's calls (run with --gpu h100): K-major A and B, i.e.
-// op(A) = A^T and op(B) = B of column-major storage, or A not transposed
-// but row-major, B transposed but row-major (the same bytes); the 16-bit
-// and FP8 combinations, epilogue DEFAULT, 16-byte aligned; shapes on and
-// off the 128 x 128 tile, k tails inside a stage, more K stages than the
-// ring's four (twice round for FP8 at k = 1030). The last cases take the
-// other kernels on an H100 (an epilogue, NN): they must still be right.
+// The Hopper kernel's calls (run with --gpu h100): the 16-bit combinations
+// in every transpose pair (N/T/C rotated, A and B K-major or MN-major) and
+// FP8 with K-major A and B (op(A) = A^T and op(B) = B of column-major
+// storage, or A not transposed but row-major, B transposed but row-major:
+// the same bytes), epilogue DEFAULT, 16-byte aligned; shapes on and off the
+// 128 x 128 tile, k tails inside a stage, more K stages than the ring's
+// four (twice round for FP8 at k = 1030). The last cases: two with an
+// epilogue (the multistage kernel on an H100) and three NN ones.
 static int part_hopper(cublasLtHandle_t lt) {
   struct Shape {
     int m, n, k;
@@ -435,14 +436,16 @@ static int part_hopper(cublasLtHandle_t lt) {
   for (const Combo* cb : combos)
     for (const Shape& s : shapes) {
       ++v;
-      const bool a_row = v % 3 == 1, b_row = v % 4 == 2;  // the same K-major bytes, described row-major
+      const bool fp8 = cb->ab == CUDA_R_8F_E4M3;
+      const bool a_row = v % 3 == 1, b_row = v % 4 == 2;  // FP8: the same K-major bytes, described row-major
       const unsigned order = (a_row ? 1u : 0u) | (b_row ? 2u : 0u) | (v % 5 == 0 ? 4u : 0u) | (v % 7 == 3 ? 8u : 0u);
-      Case t{cb, "DEFAULT", CUBLASLT_EPILOGUE_DEFAULT, a_row ? CUBLAS_OP_N : CUBLAS_OP_T,
-             b_row ? CUBLAS_OP_T : CUBLAS_OP_N, s.m, s.n, s.k, v % 3 == 2 ? 2 : 1, v % 2 == 0, v % 5 == 1,
-             v % 6 == 0, order, true};
+      const cublasOperation_t ta = fp8 ? (a_row ? CUBLAS_OP_N : CUBLAS_OP_T) : kOps[v % 3];
+      const cublasOperation_t tb = fp8 ? (b_row ? CUBLAS_OP_T : CUBLAS_OP_N) : kOps[(v / 3) % 3];
+      Case t{cb, "DEFAULT", CUBLASLT_EPILOGUE_DEFAULT, ta, tb, s.m, s.n, s.k, v % 3 == 2 ? 2 : 1, v % 2 == 0,
+             v % 5 == 1, v % 6 == 0, order, true};
       if (run_case(lt, t)) return 1;
     }
-  for (int i = 0; i < 5; ++i) {  // not the Hopper kernel's
+  for (int i = 0; i < 5; ++i) {  // BIAS: not the Hopper kernel's
     Case t{combos[i], i % 2 ? "BIAS" : "DEFAULT", i % 2 ? CUBLASLT_EPILOGUE_BIAS : CUBLASLT_EPILOGUE_DEFAULT,
            i % 2 ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, 130, 72, 96, 1, false, false, false, 0, true};
     if (run_case(lt, t)) return 1;
