@@ -267,11 +267,6 @@ struct Out {
   int64_t d_rs, d_cs, sd;
 };
 
-template <typename T>
-__device__ __forceinline__ T scalar_of(T value, const T* dev) {
-  return dev ? *dev : value;
-}
-
 extern __shared__ __align__(128) unsigned char sm90_gemm_smem[];
 
 // D = alpha op(A) op(B) + beta C over the 128 x BN tiles of grid x, y and
@@ -282,10 +277,11 @@ __global__ void __launch_bounds__(kThreads)
     sm90_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, Out p,
                      TS alpha, const TS* alpha_dev, TS beta, const TS* beta_dev) {
   using gemm_tile::narrow;
+  using gemm_tile::scalar;
   using gemm_tile::widen;
   const int z = p.z0 + int(blockIdx.z);
   const int row0 = blockIdx.x * kBM, col0 = blockIdx.y * BN;
-  const float al = widen(scalar_of(alpha, alpha_dev));
+  const float al = widen(scalar(alpha, alpha_dev));
   float d[BN / 2];
   if (al != 0.f) {  // uniform
     if (!accumulate<I, BN, kMnA, kMnB>(sm90_gemm_smem, &map_a, &map_b, p.k, row0, col0, z, d)) return;
@@ -293,7 +289,7 @@ __global__ void __launch_bounds__(kThreads)
     if (threadIdx.x < 128) return;
     for (float& x : d) x = 0.f;
   }
-  const float be = widen(scalar_of(beta, beta_dev));
+  const float be = widen(scalar(beta, beta_dev));
   const TO* c = static_cast<const TO*>(p.c) + p.sc * z;
   TO* out = static_cast<TO*>(p.d) + p.sd * z;
   for_each<BN>(d, [&](int tr, int tc, float v) {
@@ -306,19 +302,19 @@ __global__ void __launch_bounds__(kThreads)
 
 // --- the host side ---------------------------------------------------------
 
-// One call, column-major as BLAS: op(A) = A^T (ta: A stored k x m, K-major)
+// One call, column-major as BLAS (m, n, k in out): op(A) = A^T (ta: A stored k x m, K-major)
 // or A (stored m x k, MN-major), op(B) = B (!tb: stored k x n, K-major) or
 // B^T (stored n x k, MN-major), ld lda / ldb; MN-major operands for the
 // 16-bit types only. Batch i at a + i sa, b + i sb (elements); scalars
 // from the host values or device pointers (which win when non-null).
 struct Call {
   bool ta, tb;
-  int m, n, k, batch;
+  int batch;
   const void* a;
   int64_t lda, sa;
   const void* b;
   int64_t ldb, sb;
-  Out out;  // z0 unused
+  Out out;  // m, n, k, C and D (z0 unused)
   const void *alpha_host, *alpha_dev, *beta_host, *beta_dev;
 };
 
@@ -399,10 +395,10 @@ cudaError_t launch_width(cudaStream_t s, const Call& c, bool& ran) {
                                                        : CU_TENSOR_MAP_DATA_TYPE_UINT8;
   CUtensorMap ma, mb;
   constexpr int kk = kStageK<I>;
-  const bool a_ok = kMnA ? operand_map(&ma, type, es, c.a, c.m, c.k, c.lda, c.batch, c.sa, kk)
-                         : operand_map(&ma, type, es, c.a, c.k, c.m, c.lda, c.batch, c.sa, kBM);
-  const bool b_ok = kMnB ? operand_map(&mb, type, es, c.b, c.n, c.k, c.ldb, c.batch, c.sb, kk)
-                         : operand_map(&mb, type, es, c.b, c.k, c.n, c.ldb, c.batch, c.sb, BN);
+  const bool a_ok = kMnA ? operand_map(&ma, type, es, c.a, c.out.m, c.out.k, c.lda, c.batch, c.sa, kk)
+                         : operand_map(&ma, type, es, c.a, c.out.k, c.out.m, c.lda, c.batch, c.sa, kBM);
+  const bool b_ok = kMnB ? operand_map(&mb, type, es, c.b, c.out.n, c.out.k, c.ldb, c.batch, c.sb, kk)
+                         : operand_map(&mb, type, es, c.b, c.out.k, c.out.n, c.ldb, c.batch, c.sb, BN);
   if (!a_ok || !b_ok) return cudaSuccess;  // not for this kernel: ran stays false
   auto* kernel = sm90_gemm_kernel<I, BN, kMnA, kMnB, TO, TS>;
   constexpr int smem = kSmemBytes<BN>;
@@ -414,12 +410,11 @@ cudaError_t launch_width(cudaStream_t s, const Call& c, bool& ran) {
   if (c.alpha_host) std::memcpy(&al, c.alpha_host, sizeof(TS));
   if (c.beta_host) std::memcpy(&be, c.beta_host, sizeof(TS));
   Out p = c.out;
-  p.m = c.m, p.n = c.n, p.k = c.k;
   constexpr int kMaxZ = 65535;
   for (int b0 = 0; b0 < c.batch; b0 += kMaxZ) {
     const int nb = c.batch - b0 < kMaxZ ? c.batch - b0 : kMaxZ;
     p.z0 = b0;
-    const dim3 grid((c.m + kBM - 1) / kBM, (c.n + BN - 1) / BN, nb);
+    const dim3 grid((c.out.m + kBM - 1) / kBM, (c.out.n + BN - 1) / BN, nb);
     kernel<<<grid, kThreads, smem, s>>>(ma, mb, p, al, static_cast<const TS*>(c.alpha_dev), be,
                                         static_cast<const TS*>(c.beta_dev));
     if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
@@ -429,7 +424,7 @@ cudaError_t launch_width(cudaStream_t s, const Call& c, bool& ran) {
 
 template <In I, bool kMnA, bool kMnB, typename TO, typename TS>
 cudaError_t launch_layout(cudaStream_t s, const Call& c, bool& ran) {
-  return pick_tile_n(c.m, c.n, c.batch) == 256 ? launch_width<I, 256, kMnA, kMnB, TO, TS>(s, c, ran)
+  return pick_tile_n(c.out.m, c.out.n, c.batch) == 256 ? launch_width<I, 256, kMnA, kMnB, TO, TS>(s, c, ran)
                                                 : launch_width<I, 128, kMnA, kMnB, TO, TS>(s, c, ran);
 }
 

@@ -36,6 +36,13 @@ template <> __device__ __forceinline__ __nv_bfloat16 narrow<__nv_bfloat16>(float
 template <> __device__ __forceinline__ float narrow<float>(float v) { return v; }
 template <typename T> __device__ __forceinline__ T narrow(double v) { return v; }
 
+// A BLAS scalar: the value from the device pointer (device pointer mode)
+// when there is one, else the host value passed by value.
+template <typename T>
+__device__ __forceinline__ T scalar(T value, const T* dev) {
+  return dev ? *dev : value;
+}
+
 // tf32 as the tensor cores round it (10 explicit mantissa bits, nearest with
 // ties away from zero: cvt.rna.tf32.f32), or a round trip through f16 / bf16.
 template <int R>

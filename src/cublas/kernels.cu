@@ -16,10 +16,7 @@ namespace {
 
 constexpr int kThreads = 256;  // Level 1 block size (reductions: one block)
 
-template <typename T>
-__device__ __forceinline__ T scalar(T value, const T* dev) {
-  return dev ? *dev : value;
-}
+using gemm_tile::scalar;
 
 int blocks_for(int n) {
   int b = (n + kThreads - 1) / kThreads;

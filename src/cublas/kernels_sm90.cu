@@ -17,7 +17,7 @@ cudaError_t launch_gemm_sm90(cudaStream_t s, TcGemm kind, bool ta, bool tb, int 
   namespace g90 = gemm_sm90;
   ran = false;
   if (g90::mma_sync_forced() || !g90::on_sm90()) return cudaSuccess;
-  const g90::Call call{ta, tb, m, n, k, batch, a, lda, sa, b, ldb, sb, {0, 0, 0, 0, c, 1, ldc, sc, c, 1, ldc, sc},
+  const g90::Call call{ta, tb, batch, a, lda, sa, b, ldb, sb, {m, n, k, 0, c, 1, ldc, sc, c, 1, ldc, sc},
                        alpha_host, alpha_dev, beta_host, beta_dev};
   using g90::In;
   using bf = __nv_bfloat16;

@@ -24,6 +24,7 @@ using gemm_tile::kDim;
 using gemm_tile::kPer;
 using gemm_tile::kTile;
 using gemm_tile::narrow;
+using gemm_tile::scalar;
 using gemm_tile::widen;
 
 constexpr unsigned kBias = CUBLASLT_EPILOGUE_BIAS;  // the bit every *_BIAS form carries
@@ -49,10 +50,6 @@ struct Dev {
   int64_t aux_ld, aux_stride;
 };
 
-template <typename T>
-__device__ __forceinline__ T scalar(T value, const T* dev) {
-  return dev ? *dev : value;
-}
 
 // GELU, the tanh approximation cuBLAS uses, and its derivative.
 template <typename TA>

@@ -24,9 +24,20 @@ cudaError_t launch_matmul_sm90(cudaStream_t s, const MatmulArgs& m, bool& ran) {
   if ((g90::mma_sync_forced() && !cublas::is_fp8(m.combo)) || m.epilogue != CUBLASLT_EPILOGUE_DEFAULT ||
       !g90::on_sm90())
     return cudaSuccess;
-  const g90::Call c{m.ta,       m.tb,  m.m,  m.n,   m.k,   m.batch, m.a, m.lda, m.sa, m.b, m.ldb, m.sb,
-                    {0, 0, 0, 0, m.c, m.c_rs, m.c_cs, m.sc, m.d, m.d_rs, m.d_cs, m.sd},
-                    m.alpha_host, m.alpha_dev, m.beta_host, m.beta_dev};
+  const g90::Call c{m.ta,
+                    m.tb,
+                    m.batch,
+                    m.a,
+                    m.lda,
+                    m.sa,
+                    m.b,
+                    m.ldb,
+                    m.sb,
+                    {m.m, m.n, m.k, 0, m.c, m.c_rs, m.c_cs, m.sc, m.d, m.d_rs, m.d_cs, m.sd},
+                    m.alpha_host,
+                    m.alpha_dev,
+                    m.beta_host,
+                    m.beta_dev};
   using g90::In;
   using bf = __nv_bfloat16;
   switch (m.combo) {
