@@ -448,26 +448,34 @@ __device__ __forceinline__ void accumulate(unsigned char* smem, Acc<kAcc16> (&ac
     }
     cp_async_commit();
     const uint32_t st = base + read * kStageBytes;
+    // Both k halves' fragments first, then their mma: the second half's
+    // ldmatrix are in flight while the first half's mma issue (CUTLASS's
+    // warp-level fragment double buffering; ptxas's scheduling would do the
+    // same for a SASS build, but softgpu runs the PTX in program order).
+    // Issuing the copies above after the fragments too needs more registers
+    // (154 for 128 x 128 on sm_80: one CTA per SM instead of two).
+    uint32_t af[2][kMi][4], bf[2][kNi][2];
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      uint32_t af[kMi][4], bf[kNi][2];
 #pragma unroll
       for (int mi = 0; mi < kMi; ++mi) {
-        if (kAK) ldmatrix_x4(af[mi], st + a_off[h][mi]);
-        else ldmatrix_x4_trans(af[mi], st + a_off[h][mi]);
+        if (kAK) ldmatrix_x4(af[h][mi], st + a_off[h][mi]);
+        else ldmatrix_x4_trans(af[h][mi], st + a_off[h][mi]);
       }
 #pragma unroll
       for (int j = 0; j < kNi / 2; ++j) {
         uint32_t f[4];
         if (kBK_) ldmatrix_x4(f, st + b_off[h][j]);
         else ldmatrix_x4_trans(f, st + b_off[h][j]);
-        bf[2 * j][0] = f[0], bf[2 * j][1] = f[1], bf[2 * j + 1][0] = f[2], bf[2 * j + 1][1] = f[3];
+        bf[h][2 * j][0] = f[0], bf[h][2 * j][1] = f[1], bf[h][2 * j + 1][0] = f[2], bf[h][2 * j + 1][1] = f[3];
       }
+    }
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
 #pragma unroll
       for (int mi = 0; mi < kMi; ++mi)
 #pragma unroll
-        for (int ni = 0; ni < kNi; ++ni) mma<O, kAcc16>(acc[mi][ni], af[mi], bf[ni]);
-    }
+        for (int ni = 0; ni < kNi; ++ni) mma<O, kAcc16>(acc[mi][ni], af[h][mi], bf[h][ni]);
     read = read == kStages - 1 ? 0 : read + 1;
     write = write == kStages - 1 ? 0 : write + 1;
   }
