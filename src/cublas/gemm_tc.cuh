@@ -22,6 +22,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "gemm_tile.cuh"  // widen, narrow, scalar
+
 namespace softgpu::gemm_tc {
 
 constexpr int kBM = 64, kBN = 64, kBK = 32;
@@ -68,18 +70,10 @@ __device__ __forceinline__ typename OpTraits<O>::S zero() {
   else return 0u;
 }
 
-__device__ __forceinline__ float widen(__half v) { return __half2float(v); }
-__device__ __forceinline__ float widen(__nv_bfloat16 v) { return __bfloat162float(v); }
-__device__ __forceinline__ float widen(float v) { return v; }
-template <typename T> __device__ __forceinline__ T narrow(float v);
-template <> __device__ __forceinline__ __half narrow<__half>(float v) { return __float2half_rn(v); }
-template <> __device__ __forceinline__ __nv_bfloat16 narrow<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
-template <> __device__ __forceinline__ float narrow<float>(float v) { return v; }
-
-template <typename T>
-__device__ __forceinline__ T scalar_of(T value, const T* dev) {
-  return dev ? *dev : value;
-}
+// The element conversions and the BLAS scalar, shared with the SIMT gemm.
+using gemm_tile::narrow;
+using gemm_tile::scalar;
+using gemm_tile::widen;
 
 // Accumulators of one 16x8 tile: four f32, or two f16x2 (f16 accumulation).
 template <bool kAcc16> struct Acc { float v[4]; };

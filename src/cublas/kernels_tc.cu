@@ -49,7 +49,7 @@ __global__ void __launch_bounds__(kTcThreads)
     c += stride_c * blockIdx.z;
   }
   const int row0 = blockIdx.x * kBM, col0 = blockIdx.y * kBN;
-  const float al = widen(scalar_of(alpha, alpha_dev)), be = widen(scalar_of(beta, beta_dev));
+  const float al = widen(scalar(alpha, alpha_dev)), be = widen(scalar(beta, beta_dev));
   Acc<kAcc16> acc[2][4];
   // alpha == 0: A and B are not read (BLAS); the branch is uniform.
   if (al != 0.f) accumulate<O, TI, kAcc16>(sm, acc, ta, tb, m, n, k, a, lda, b, ldb, row0, col0);
@@ -77,7 +77,7 @@ __global__ void __launch_bounds__(ms::kThreads)
   b += stride_b * blockIdx.z;
   c += stride_c * blockIdx.z;
   const int row0 = blockIdx.x * S::kBM, col0 = blockIdx.y * S::kBN;
-  const float al = widen(scalar_of(alpha, alpha_dev)), be = widen(scalar_of(beta, beta_dev));
+  const float al = widen(scalar(alpha, alpha_dev)), be = widen(scalar(beta, beta_dev));
   Acc<kAcc16> acc[S::kMi][S::kNi];
   if (al != 0.f)
     ms::accumulate<O, kStages, kTa, kTb, TI, kAcc16, S>(tc_ms_smem, acc, m, n, k, a, lda, b, ldb, row0, col0);

@@ -50,7 +50,6 @@ struct Dev {
   int64_t aux_ld, aux_stride;
 };
 
-
 // GELU, the tanh approximation cuBLAS uses, and its derivative.
 template <typename TA>
 __device__ __forceinline__ TA gelu(TA x) {
